@@ -1,0 +1,151 @@
+"""Legal plays from count vectors: generate only what can be played, never filter all.
+
+Leads enumerate each base rank with the 2s and jokers it may carry; answers enumerate
+only plays of the top's size whose other cards rank higher (plus the kill plays when a
+kill switch is on), then check ``beats`` on that short list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import I_BIG, I_SMALL, I_TWO
+from .plays import JOKERS_BASE, TWOS_BASE, Play, beats, effective_jokers
+from .rules import Rules
+
+FoursMode = Literal["free", "forbid", "must"]
+_new = tuple.__new__
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """What limits one seat's plays beyond the cards: 点四, and the burner's joker rule."""
+
+    fours: FoursMode = "free"
+    need_joker: bool = False
+
+
+FREE = Constraints()
+
+
+def _joker_pairs(small: int, big: int) -> list[tuple[int, int]]:
+    return [(s, b) for s in range(small + 1) for b in range(big + 1)]
+
+
+def _plain_only(rank: int, rules: Rules) -> bool:
+    return (rank == 3 and rules.bie_san) or (rank == 4 and rules.dian_si)
+
+
+def gen_leads(hand: Sequence[int], rules: Rules, cons: Constraints = FREE) -> list[Play]:
+    """Every legal lead for a hand."""
+    total = sum(hand)
+    if not total:
+        return []
+    if rules.bie_san and hand[0]:
+        if hand[0] == total:
+            return [Play(3, total)]
+    if cons.fours == "must" and hand[1]:
+        p = Play(4, hand[1])
+        return [p] if not cons.need_joker or p.size == total else []
+    twos, small, big = hand[I_TWO], hand[I_SMALL], hand[I_BIG]
+    tq = twos if rules.tie_qian else 0
+    js = _joker_pairs(small, big)
+    out: list[Play] = []
+    for i in range(12):
+        c = hand[i]
+        if not c:
+            continue
+        r = i + 3
+        if r == 3 and rules.bie_san:
+            continue
+        if r == 4 and rules.dian_si:
+            if cons.fours != "forbid":
+                out.extend([_new(Play, (4, n, 0, 0, 0)) for n in range(1, c + 1)])
+            continue
+        out.extend(
+            [
+                _new(Play, (r, n, t, s, b))
+                for n in range(1, c + 1)
+                for t in range(tq + 1)
+                for s, b in js
+            ]
+        )
+    if twos:
+        out.extend([_new(Play, (TWOS_BASE, n, 0, s, b)) for n in range(1, twos + 1) for s, b in js])
+    out.extend([_new(Play, (JOKERS_BASE, 0, 0, s, b)) for s, b in js if s or b])
+    if cons.need_joker:
+        out = [p for p in out if p[3] or p[4] or p.size == total]
+    return out
+
+
+def _others_parts(
+    hand: Sequence[int], size: int, above: int, rules: Rules, cons: Constraints
+) -> list[tuple[int, int, int]]:
+    """(base, n, twos) with n + twos == size and base > above: the non-joker part of a play."""
+    twos = hand[I_TWO]
+    tq = twos if rules.tie_qian else 0
+    parts: list[tuple[int, int, int]] = []
+    for r in range(max(3, above + 1), 15):
+        c = hand[r - 3]
+        if not c:
+            continue
+        if _plain_only(r, rules):
+            # 3s never beat anything; 4s answer only once released by `unopened_fours`.
+            if r == 4 and cons.fours == "free" and c >= size:
+                parts.append((4, size, 0))
+            continue
+        for n in range(max(1, size - tq), min(c, size) + 1):
+            parts.append((r, n, size - n))
+    if above < TWOS_BASE and 0 < size <= twos:
+        parts.append((TWOS_BASE, size, 0))
+    return parts
+
+
+def gen_answers(
+    hand: Sequence[int], top: Play, rules: Rules, cons: Constraints = FREE
+) -> list[Play]:
+    """Every play from ``hand`` that beats ``top``."""
+    total = sum(hand)
+    small, big = hand[I_SMALL], hand[I_BIG]
+    _, t_big = effective_jokers(top, rules)
+    t_others = top.n + top.twos
+    above = top.base if t_others else TWOS_BASE  # jokers-only tops need jokers-only answers
+    cands: list[Play] = []
+    if not t_big:
+        size = top.size
+        for j in range(0, min(size, small + big) + 1):
+            pairs = [(s, j - s) for s in range(max(0, j - big), min(j, small) + 1)]
+            if not pairs:
+                continue
+            if j == size:
+                cands.extend([_new(Play, (JOKERS_BASE, 0, 0, s, b)) for s, b in pairs])
+                continue
+            for base, n, t in _others_parts(hand, size - j, above, rules, cons):
+                cands.extend([_new(Play, (base, n, t, s, b)) for s, b in pairs])
+    else:
+        if rules.kill_two_big or rules.kill_three_small:
+            parts = [(JOKERS_BASE, 0, 0)] if not t_others else _others_parts(
+                hand, t_others, above, rules, cons
+            )
+            for s, b in _joker_pairs(small, big):
+                if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):
+                    continue
+                cands.extend([_new(Play, (base, n, t, s, b)) for base, n, t in parts])
+        if rules.kill_three_twos and not t_others:
+            cands.extend(
+                [_new(Play, (TWOS_BASE, n, 0, 0, 0)) for n in range(3 * t_big, hand[I_TWO] + 1)]
+            )
+    out = [p for p in cands if beats(p, top, rules)]
+    if cons.need_joker:
+        out = [p for p in out if p[3] or p[4] or p.size == total]
+    return out
+
+
+def group_by_rank_and_size(plays: Sequence[Play]) -> dict[tuple[int, int], list[Play]]:
+    """The compact form: plays grouped by (base rank, total size) for paging in a chat UI."""
+    groups: dict[tuple[int, int], list[Play]] = {}
+    for p in plays:
+        groups.setdefault((p.base, p.size), []).append(p)
+    return groups

@@ -1,0 +1,210 @@
+"""Every house-rule switch of RULES.md, the five presets, and validated overrides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import ErrorCode, RulesError
+
+TRIBUTE_KINDS = ("men", "burn", "point", "luo")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    preset: str = "dagang"
+    # §2 deck
+    remove_threes: int = 0
+    remove_fours: int = 0
+    remove_fives: int = 0
+    # §4-6 plays
+    tie_qian: bool = True
+    small_joker_beaten_by: str = "bigs"
+    kill_two_big: bool = False
+    kill_three_small: bool = False
+    kill_three_twos: bool = False
+    mixed_jokers: str = "big"
+    gouji_twos: int = 1
+    # §7 trick flow
+    opposite_final_say: bool = True
+    rang: bool = True
+    # §8 burning
+    burn_limit: int = 2
+    burn_priority: str = "team"
+    burn_success: str = "out"
+    burn_requires_kaidian: bool = False
+    # §10 before play
+    next_leader: str = "loser"
+    revolution: str = "no_hua_qian"
+    tribute: bool = True
+    sweep_tribute: str = "opposite"
+    tribute_without_legal: str = "skip"
+    tribute_return: bool = True
+    tribute_order: tuple[str, ...] = TRIBUTE_KINDS
+    # §11
+    dadian: bool = False
+    kaidian_twos: str = "never"
+    kaidian_plays: str = "pure"
+    dian_si: bool = False
+    unopened_fours: str = "discard"
+    bie_san: bool = False
+    men_is_last: bool = False
+    # §12
+    count_rule: str = "ask_le10"
+    see_team_after_out: bool = False
+    # §13 scoring
+    score_table: tuple[int, ...] = (4, 2, 0, 0, -2, -4)
+    sweep_multiplier: int = 2
+    positive_only: bool = False
+    scoring: str = "standard"
+    # table pace: seconds a move (0 = the group's own timer)
+    move_seconds: int = 0
+
+    def switches(self) -> dict[str, Any]:
+        """The switch values as plain JSON-friendly data (lists for tuples)."""
+        out = asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+
+# name -> allowed values (a tuple) or ("int", lo, hi) for ranges.
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "remove_threes": (0, 10),
+    "remove_fours": (0, 8, 10),
+    "remove_fives": (0, 4),
+    "small_joker_beaten_by": ("bigs", "more_jokers"),
+    "mixed_jokers": ("big", "small"),
+    "gouji_twos": (1, 2),
+    "burn_priority": ("team", "order"),
+    "burn_success": ("out", "first_trick"),
+    "next_leader": ("loser", "rotate"),
+    "revolution": ("off", "no_hua_qian", "no_hua_qian_34"),
+    "sweep_tribute": ("opposite", "redeal"),
+    "tribute_without_legal": ("skip", "highest_card"),
+    "kaidian_twos": ("never", "pair", "single"),
+    "kaidian_plays": ("pure", "no_big_joker"),
+    "unopened_fours": ("discard", "play"),
+    "count_rule": ("ask_le10", "ask_lt10", "always", "never"),
+    "scoring": ("standard", "competition"),
+}
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "burn_limit": (0, 13),
+    "sweep_multiplier": (1, 4),
+    "move_seconds": (0, 600),
+}
+_BOOLS = {f.name for f in fields(Rules) if f.type in ("bool", bool)}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "dagang": {},
+    "qingdao": {
+        "remove_threes": 10, "remove_fours": 8, "bie_san": True, "dadian": True,
+        "dian_si": True, "count_rule": "ask_lt10", "revolution": "no_hua_qian_34",
+        "burn_requires_kaidian": True, "men_is_last": True, "see_team_after_out": True,
+        "burn_priority": "order",
+    },
+    "weifang": {
+        "bie_san": True, "dadian": True, "kaidian_twos": "pair", "count_rule": "always",
+        "men_is_last": True, "burn_priority": "order",
+    },
+    "dazhong": {
+        "remove_threes": 10, "bie_san": True, "dadian": True, "dian_si": True,
+        "kill_three_twos": True, "count_rule": "never", "burn_requires_kaidian": True,
+        "men_is_last": True, "see_team_after_out": True, "burn_priority": "order",
+    },
+    "match": {
+        "bie_san": True, "dadian": True, "kill_three_twos": True, "count_rule": "never",
+        "revolution": "off", "tribute": False, "scoring": "competition",
+        "score_table": (2, 1, 0, 0, -1, -2), "sweep_multiplier": 1,
+        "kaidian_plays": "no_big_joker", "burn_success": "first_trick", "move_seconds": 30,
+    },
+}
+PRESET_NAMES = tuple(PRESETS)
+
+
+def switch_names() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Rules) if f.name != "preset")
+
+
+def allowed_values(name: str) -> str:
+    """A short description of what a switch accepts, for error messages and menus."""
+    if name in _CHOICES:
+        return ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in _CHOICES[name])
+    if name in _INT_RANGES:
+        lo, hi = _INT_RANGES[name]
+        return f"{lo}..{hi}"
+    if name in _BOOLS:
+        return "true, false"
+    if name == "tribute_order":
+        return "a list ordering " + ", ".join(TRIBUTE_KINDS)
+    if name == "score_table":
+        return "six integers, 头科 to 大落"
+    return ""
+
+
+def choices(name: str) -> tuple[Any, ...]:
+    """Discrete values of a switch (for menus); empty for free-form switches."""
+    if name in _CHOICES:
+        return _CHOICES[name]
+    if name in _BOOLS:
+        return (True, False)
+    return ()
+
+
+def _validate(name: str, value: Any) -> Any:
+    def bad() -> RulesError:
+        return RulesError(
+            ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed=allowed_values(name)
+        )
+
+    if name in _BOOLS:
+        if not isinstance(value, bool):
+            raise bad()
+        return value
+    if name in _CHOICES:
+        if isinstance(value, bool) or value not in _CHOICES[name]:
+            raise bad()
+        return value
+    if name in _INT_RANGES:
+        lo, hi = _INT_RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise bad()
+        return value
+    if name == "tribute_order":
+        if not isinstance(value, list | tuple) or sorted(value) != sorted(TRIBUTE_KINDS):
+            raise bad()
+        return tuple(value)
+    if name == "score_table":
+        ok = isinstance(value, list | tuple) and len(value) == 6
+        if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise bad()
+        return tuple(value)
+    raise RulesError(ErrorCode.UNKNOWN_SWITCH, switch=name, allowed=", ".join(switch_names()))
+
+
+def make_rules(preset: str = "dagang", overrides: Mapping[str, Any] | None = None) -> Rules:
+    """The preset's rules with validated overrides; raises RulesError listing allowed values."""
+    if preset not in PRESETS:
+        raise RulesError(ErrorCode.UNKNOWN_PRESET, preset=preset, allowed=", ".join(PRESET_NAMES))
+    values: dict[str, Any] = {"preset": preset, **PRESETS[preset]}
+    for name, value in (overrides or {}).items():
+        if name == "preset" or name not in switch_names():
+            raise RulesError(
+                ErrorCode.UNKNOWN_SWITCH, switch=name, allowed=", ".join(switch_names())
+            )
+        values[name] = _validate(name, value)
+    return replace(Rules(), **values)
+
+
+def overrides_of(rules: Rules) -> dict[str, Any]:
+    """The switches that differ from the rules' preset (what an admin flipped)."""
+    base = make_rules(rules.preset)
+    out: dict[str, Any] = {}
+    for f in fields(Rules):
+        v = getattr(rules, f.name)
+        if f.name != "preset" and v != getattr(base, f.name):
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def deck_size(rules: Rules) -> int:
+    return 216 - rules.remove_threes - rules.remove_fours - rules.remove_fives

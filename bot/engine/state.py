@@ -1,0 +1,184 @@
+"""The state of one hand: a frozen record; `game.apply` returns a new one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .cards import EMPTY, Counts, fmt
+from .plays import Play
+from .rules import Rules
+
+SEATS = (1, 2, 3, 4, 5, 6)
+
+
+class Phase(StrEnum):
+    RETURN_TRIBUTE = "return_tribute"
+    PLAY = "play"
+    OVER = "over"
+    VOIDED = "voided"
+
+
+class SeatStatus(StrEnum):
+    PLAYING = "playing"
+    OUT = "out"  # played out
+    REVOLTED = "revolted"
+    DEAD = "dead"  # failed burn or caught 憋三 under men_is_last: ranked from the bottom
+
+
+class Mark(StrEnum):
+    """A seat's last action in the current trick, for the table view."""
+
+    PASS = "pass"
+    RANG = "rang"
+
+
+PLACE_NAMES_ZH = ("头科", "二科", "三科", "四科", "二落", "大落")
+PLACE_NAMES_EN = ("1st out", "2nd out", "3rd out", "4th out", "5th", "last")
+
+
+def opp(seat: int) -> int:
+    """对门: the seat opposite (n+3 mod 6)."""
+    return (seat + 2) % 6 + 1
+
+
+def down(seat: int) -> int:
+    """下家: the next seat counter-clockwise."""
+    return seat % 6 + 1
+
+
+def up(seat: int) -> int:
+    return (seat - 2) % 6 + 1
+
+
+def same_team(a: int, b: int) -> bool:
+    return a % 2 == b % 2
+
+
+def team_key(seat: int) -> str:
+    return "135" if seat % 2 else "246"
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    giver: int
+    receiver: int
+    count: int
+    kind: str  # men, burn, point, luo, sweep, mingdian, yudian
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.giver, "to": self.receiver, "count": self.count, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    places: tuple[int, ...]  # seats from 头科 to 大落
+    team_scores: tuple[int, int]  # (team 1-3-5, team 2-4-6)
+    seat_points: tuple[int, ...]  # by seat, before team doubling
+    sweep_team: str | None  # "135" / "246" after 串三户
+    tributes: tuple[Tribute, ...]
+    voided: bool = False
+
+    def place_of(self, seat: int) -> int:
+        """1-based place (1 = 头科)."""
+        return self.places.index(seat) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    rules: Rules
+    phase: Phase
+    hands: tuple[Counts, ...]
+    status: tuple[SeatStatus, ...]
+    leader: int
+    to_act: int | None = None
+    top_seat: int | None = None
+    top_play: Play | None = None
+    top_gouji: bool = False
+    top_gousi: bool = False
+    lead_pending: bool = False
+    locked: frozenset[int] = frozenset()
+    passed_since_top: frozenset[int] = frozenset()
+    window: frozenset[int] = frozenset()
+    rang_by: int | None = None
+    rang_deciding: bool = False
+    burner: int | None = None
+    burned: int | None = None
+    out_order: tuple[int, ...] = ()
+    bottom_order: tuple[int, ...] = ()
+    revolters: tuple[int, ...] = ()
+    burn_failed: frozenset[int] = frozenset()
+    gousi_left: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+    opened: frozenset[int] = frozenset()
+    judged: frozenset[int] = frozenset()
+    point_failed: tuple[int, ...] = ()
+    fours_pending: frozenset[int] = frozenset()
+    fours_free: frozenset[int] = frozenset()
+    declarations: tuple[tuple[int, str], ...] = ()
+    caught: tuple[tuple[int, int], ...] = ()
+    burn_wins: tuple[tuple[int, int], ...] = ()
+    discarded: Counts = EMPTY
+    played: Counts = EMPTY  # every card played this hand (the table and cleared tricks)
+    trick_marks: tuple[Play | Mark | None, ...] = (None,) * 6
+    started: bool = False
+    pending_returns: tuple[tuple[int, int, int], ...] = ()  # (receiver, giver, count)
+    buy_after_returns: bool = False
+    result: HandResult | None = None
+    step: int = 0
+
+    # -- convenience ---------------------------------------------------------------
+    def hand(self, seat: int) -> Counts:
+        return self.hands[seat - 1]
+
+    def is_active(self, seat: int) -> bool:
+        return self.status[seat - 1] is SeatStatus.PLAYING
+
+    @property
+    def free_play(self) -> bool:
+        """四户乱缠: two seats have played out."""
+        return len(self.out_order) >= 2
+
+    @property
+    def over(self) -> bool:
+        return self.phase in (Phase.OVER, Phase.VOIDED)
+
+    def headless(self, seat: int) -> bool:
+        """无头: the seat's opposite no longer plays (with the exceptions of RULES §8, §10)."""
+        o = opp(seat)
+        if self.status[o - 1] is SeatStatus.PLAYING:
+            return False
+        if self.gousi_left[seat - 1] > 0:
+            return False
+        return not (o in self.burn_failed and len(self.out_order) < 2)
+
+    def final_json(self) -> dict[str, Any]:
+        """The replay's final object (RULES §15)."""
+        res = self.result
+        top = None
+        if self.top_play is not None and self.top_seat is not None:
+            top = {"seat": self.top_seat, "cards": self.top_play.notation()}
+        if res is not None and not res.voided:
+            finish = list(res.places)
+            scores: dict[str, int] | None = {"135": res.team_scores[0], "246": res.team_scores[1]}
+            tributes = [t.to_json() for t in res.tributes]
+        else:
+            finish = list(self.out_order)
+            scores = None
+            tributes = []
+        return {
+            "phase": self.phase.value,
+            "voided": self.phase is Phase.VOIDED,
+            "to_act": self.to_act,
+            "top": top,
+            "hand_counts": [sum(h) for h in self.hands],
+            "finish_order": finish,
+            "opened": sorted(self.opened),
+            "passed": sorted(self.locked),
+            "burner": self.burner,
+            "team_scores": scores,
+            "tributes": tributes,
+            "revolters": list(self.revolters),
+            "discarded": fmt(self.discarded),
+            "played_count": sum(self.played),
+        }
