@@ -571,7 +571,15 @@ class _Work:
                 target=t.receiver, cards=C.fmt(give),
             )
             if self.rules.tribute_return:
-                self.pending_returns.append((t.receiver, t.giver, n_given))
+                self.owe_return(t.receiver, t.giver, n_given)
+
+    def owe_return(self, receiver: int, giver: int, n: int) -> None:
+        # One return per (receiver, giver) pair, whatever kinds of tribute made it up.
+        for i, (r, g, c) in enumerate(self.pending_returns):
+            if (r, g) == (receiver, giver):
+                self.pending_returns[i] = (r, g, c + n)
+                return
+        self.pending_returns.append((receiver, giver, n))
 
     def begin_play(self) -> None:
         self.phase = Phase.PLAY
