@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 from . import cards as C
@@ -35,7 +35,6 @@ from .state import (
     up,
 )
 
-_STATE_FIELDS = tuple(f.name for f in fields(HandState))
 _TRIBUTE_GROUP = {"mingdian": "point", "yudian": "point", "sweep": "luo"}
 STAKES = {"mingdian": 2, "yudian": 4}
 
@@ -455,17 +454,48 @@ class _Work:
         self.events: list[Event] = []
 
     def freeze(self, count_step: bool = True) -> HandState:
-        values: dict[str, Any] = {}
-        for name in _STATE_FIELDS:
-            v = getattr(self, name)
-            if isinstance(v, set):
-                v = frozenset(v)
-            elif isinstance(v, list):
-                v = tuple(v)
-            values[name] = v
-        if count_step:
-            values["step"] = self.step + 1
-        return HandState(**values)
+        # Spelled out field by field: this runs once per action and is the engine's hot spot.
+        return HandState(
+            rules=self.rules,
+            phase=self.phase,
+            hands=tuple(self.hands),
+            status=tuple(self.status),
+            leader=self.leader,
+            to_act=self.to_act,
+            top_seat=self.top_seat,
+            top_play=self.top_play,
+            top_gouji=self.top_gouji,
+            top_gousi=self.top_gousi,
+            lead_pending=self.lead_pending,
+            locked=frozenset(self.locked),
+            passed_since_top=frozenset(self.passed_since_top),
+            window=frozenset(self.window),
+            rang_by=self.rang_by,
+            rang_deciding=self.rang_deciding,
+            burner=self.burner,
+            burned=self.burned,
+            out_order=tuple(self.out_order),
+            bottom_order=tuple(self.bottom_order),
+            revolters=tuple(self.revolters),
+            burn_failed=frozenset(self.burn_failed),
+            gousi_left=tuple(self.gousi_left),
+            opened=frozenset(self.opened),
+            judged=frozenset(self.judged),
+            point_failed=tuple(self.point_failed),
+            fours_pending=frozenset(self.fours_pending),
+            fours_free=frozenset(self.fours_free),
+            declarations=self.declarations,
+            caught=tuple(self.caught),
+            burn_wins=tuple(self.burn_wins),
+            discarded=self.discarded,
+            played=self.played,
+            trick_marks=tuple(self.trick_marks),
+            started=self.started,
+            pending_returns=tuple(self.pending_returns),
+            buy_after_returns=self.buy_after_returns,
+            result=self.result,
+            step=self.step + 1 if count_step else self.step,
+        )
 
     # -- small helpers -----------------------------------------------------------------
     def emit(
