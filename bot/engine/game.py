@@ -566,7 +566,8 @@ class _Work:
     def give_tributes(self, owed: Sequence[Tribute]) -> None:
         order = {k: i for i, k in enumerate(self.rules.tribute_order)}
         ranked = sorted(
-            enumerate(owed), key=lambda it: (order[_TRIBUTE_GROUP.get(it[1].kind, it[1].kind)], it[0])
+            enumerate(owed),
+            key=lambda it: (order[_TRIBUTE_GROUP.get(it[1].kind, it[1].kind)], it[0]),
         )
         received = [[0] * C.NUM_RANKS for _ in SEATS]
         for _, t in ranked:
@@ -728,9 +729,10 @@ class _Work:
         assert top is not None
         if beats(p, top, self.rules):
             return
-        if not (top.big and not (self.rules.mixed_jokers == "small" and top.small)):
-            if p.size != top.size:
-                raise IllegalAction(ErrorCode.SIZE_MISMATCH, size=top.size)
+        big_top = top.big and not (self.rules.mixed_jokers == "small" and top.small)
+        if not big_top and p.size != top.size:
+            # Only a big-joker play is answered at another size (the kills).
+            raise IllegalAction(ErrorCode.SIZE_MISMATCH, size=top.size)
         raise IllegalAction(ErrorCode.TOO_WEAK)
 
     def do_play(self, s: int, p: Play) -> None:
@@ -1117,7 +1119,7 @@ class _Work:
         """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
         out = [(opp(f), f) for f in self.point_failed]
         out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(burner, burned) for burned, burner in self.burn_wins if not same_team(burner, burned)]
+        out += [(w, b) for b, w in self.burn_wins if not same_team(w, b)]
         return out
 
     def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:

@@ -43,9 +43,8 @@ def gen_leads(hand: Sequence[int], rules: Rules, cons: Constraints = FREE) -> li
     total = sum(hand)
     if not total:
         return []
-    if rules.bie_san and hand[0]:
-        if hand[0] == total:
-            return [Play(3, total)]
+    if rules.bie_san and hand[0] == total:
+        return [Play(3, total)]
     if cons.fours == "must" and hand[1]:
         p = Play(4, hand[1])
         return [p] if not cons.need_joker or p.size == total else []

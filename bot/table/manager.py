@@ -1,0 +1,1129 @@
+"""The table manager: lobby, matches, timers, AI seats, persistence; one lock per table.
+
+Adapters call ``handle(command)`` and render what the manager publishes (``Out``) by
+reading ``snapshot`` / ``private_snapshot``. Timers run through ``poll_timers``, driven
+by ``run_timers`` in production and by a fake clock in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ai import HeuristicPolicy, Policy, burn_order, decide
+from ..ai.base import options
+from ..engine.actions import Action, ActionKind
+from ..engine.errors import ErrorCode, GoujiError, IllegalAction
+from ..engine.events import Event, EventKind
+from ..engine.game import apply, first_leader, legal_plays, new_hand, next_leader
+from ..engine.rules import Rules, make_rules, overrides_of
+from ..engine.state import SEATS, HandResult, HandState, Phase, Tribute
+from ..engine.views import public_view, seat_view
+from ..store import Store
+from .clock import Clock, SystemClock
+from .commands import (
+    Act,
+    AddBots,
+    AskCount,
+    ChangeSettings,
+    Command,
+    Join,
+    Kick,
+    Leave,
+    NextHand,
+    OpenTable,
+    Ready,
+    RemoveBot,
+    SetAutoplay,
+    Spectate,
+    Start,
+    StopMatch,
+    SwapSeat,
+)
+from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
+from .outputs import Out, OutKind, PrivateSnapshot, Reply, SeatLine, TableSnapshot
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[Out], Awaitable[None]]
+TURN_ACTIONS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
+PRE_PLAY_ACTIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT, ActionKind.WAIVE})
+PUBLIC_NOTICES = {
+    EventKind.REVOLTED: "ev_revolted",
+    EventKind.VOIDED: "ev_voided",
+    EventKind.WAIVED: "ev_waived",
+    EventKind.DECLARED: "ev_declared",
+    EventKind.BURNED: "ev_burned",
+    EventKind.BURN_RELEASED: "ev_burn_released",
+    EventKind.BURN_SUCCEEDED: "ev_burn_succeeded",
+    EventKind.BURN_FAILED: "ev_burn_failed",
+    EventKind.CAUGHT: "ev_caught",
+    EventKind.OPENED: "ev_opened",
+    EventKind.POINT_FAILED: "ev_point_failed",
+    EventKind.FOURS_DISCARDED: "ev_fours_discarded",
+    EventKind.WENT_OUT: "ev_went_out",
+    EventKind.FREE_PLAY: "ev_free_play",
+    EventKind.TRIBUTE_GIVEN: "ev_tribute_given",
+    EventKind.TRIBUTE_RETURNED: "ev_tribute_returned",
+    EventKind.BOUGHT: "ev_bought",
+}
+SETTING_LIMITS = {"turn_seconds": (0, 600), "match_hands": (0, 50), "target_score": (0, 1000)}
+
+
+@dataclass
+class BurnWindow:
+    step: int
+    declared: dict[int, Action] = field(default_factory=dict)
+    queued: tuple[int, Action] | None = None
+
+
+@dataclass
+class Table:
+    chat: ChatRef
+    creator: str
+    settings: GroupSettings
+    match_seed: int
+    seats: list[SeatInfo | None] = field(default_factory=lambda: [None] * 6)
+    status: TableStatus = TableStatus.LOBBY
+    spectators: set[str] = field(default_factory=set)
+    match: MatchRecord = field(default_factory=MatchRecord)
+    deal_no: int = 0
+    hand_seed: int = 0
+    hand_leader: int = 0
+    hand_owed: tuple[Tribute, ...] = ()
+    rules: Rules | None = None
+    turn_seconds: int = 45
+    state: HandState | None = None
+    log: list[tuple[int, Action]] = field(default_factory=list)
+    saved: int = 0
+    version: int = 0
+    deadline: float | None = None
+    deadline_kind: str = ""
+    warned: bool = False
+    window: BurnWindow | None = None
+    window_step: int = -1
+    declare_open: bool = False
+    ready: set[int] = field(default_factory=set)
+    next_leader: int | None = None
+    last_result: HandResult | None = None
+    private_sig: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    pending_records: list[tuple[dict[str, Any], list[tuple[str, str, int, int]]]] = field(
+        default_factory=list
+    )
+    dirty: bool = True
+
+    @property
+    def key(self) -> str:
+        return self.chat.key
+
+    def seat_of(self, user_id: str) -> int | None:
+        for i, info in enumerate(self.seats):
+            if info is not None and info.user_id == user_id:
+                return i + 1
+        return None
+
+    def humans(self) -> list[int]:
+        return [i + 1 for i, s in enumerate(self.seats) if s is not None and not s.is_ai]
+
+    def live(self) -> bool:
+        return self.status is not TableStatus.FINISHED
+
+    def to_json(self) -> dict[str, Any]:
+        rules = self.rules
+        return {
+            "chat": self.chat.key,
+            "creator": self.creator,
+            "settings": self.settings.to_json(),
+            "match_seed": self.match_seed,
+            "seats": [s.to_json() if s else None for s in self.seats],
+            "status": self.status.value,
+            "spectators": sorted(self.spectators),
+            "match": {
+                "hand_no": self.match.hand_no,
+                "totals": list(self.match.totals),
+                "history": self.match.history,
+            },
+            "deal_no": self.deal_no,
+            "hand_seed": self.hand_seed,
+            "hand_leader": self.hand_leader,
+            "hand_owed": [t.to_json() for t in self.hand_owed],
+            "rules": None if rules is None else {"preset": rules.preset, **overrides_of(rules)},
+            "turn_seconds": self.turn_seconds,
+            "version": self.version,
+            "next_leader": self.next_leader,
+            "declare_open": self.declare_open,
+            "ready": sorted(self.ready),
+        }
+
+
+class TableManager:
+    def __init__(
+        self,
+        store: Store | None = None,
+        clock: Clock | None = None,
+        policy: Policy | None = None,
+        seed_source: Callable[[], int] | None = None,
+        burn_window_seconds: float = 3.0,
+        declare_window_seconds: float = 12.0,
+        between_hands_seconds: float = 12.0,
+        warn_before_seconds: float = 10.0,
+        no_answer_seconds: int = 12,
+    ) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.policy: Policy = policy or HeuristicPolicy()
+        self.seed_source = seed_source or (lambda: secrets.randbits(48))
+        self.burn_window_seconds = burn_window_seconds
+        self.declare_window_seconds = declare_window_seconds
+        self.between_hands_seconds = between_hands_seconds
+        self.warn_before_seconds = warn_before_seconds
+        self.no_answer_seconds = no_answer_seconds
+        self.tables: dict[str, Table] = {}
+        self.settings_cache: dict[str, GroupSettings] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._sinks: list[Sink] = []
+
+    # -- wiring -----------------------------------------------------------------------
+    def subscribe(self, sink: Sink) -> None:
+        self._sinks.append(sink)
+
+    def lock(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def _publish(self, outs: Iterable[Out]) -> None:
+        for out in outs:
+            for sink in self._sinks:
+                try:
+                    await sink(out)
+                except Exception:  # an adapter's failure must not stop the table
+                    log.exception("sink failed on %s for table %s", out.kind, out.table)
+
+    async def load(self) -> int:
+        """Rebuild every live table from the store (after a restart); returns how many."""
+        if self.store is None:
+            return 0
+        count = 0
+        for key, record in await self.store.live_tables():
+            table = self._table_from_json(record)
+            if table.status is TableStatus.PLAYING and table.rules is not None:
+                actions = await self.store.load_actions(key, table.deal_no)
+                rules, seed = table.rules, table.hand_seed
+                state, _ = new_hand(rules, seed, table.hand_leader, table.hand_owed)
+                for seat, raw in actions:
+                    state, _ = apply(state, seat, Action.from_json(raw))
+                    table.log.append((seat, Action.from_json(raw)))
+                table.state = state
+                table.saved = len(table.log)
+            self.tables[key] = table
+            self._restart_timers(table)
+            count += 1
+        outs: list[Out] = []
+        for table in self.tables.values():
+            if table.status is TableStatus.PLAYING:
+                async with self.lock(table.key):
+                    self._advance(table, outs)
+                    self._emit_views(table, outs)
+                    await self._persist(table)
+        await self._publish(outs)
+        return count
+
+    def _restart_timers(self, t: Table) -> None:
+        t.deadline = None
+        t.deadline_kind = ""
+        t.window = None
+        t.window_step = -1
+        if t.status is TableStatus.BETWEEN:
+            self._set_deadline(t, "next_hand", self.between_hands_seconds)
+
+    # -- queries for adapters ---------------------------------------------------------
+    def table(self, chat: ChatRef) -> Table | None:
+        return self.tables.get(chat.key)
+
+    def snapshot(self, key: str) -> TableSnapshot | None:
+        t = self.tables.get(key)
+        if t is None:
+            return None
+        public = public_view(t.state) if t.state is not None else None
+        lines = tuple(
+            SeatLine(i + 1, s.name, s.user_id, s.autoplay) if s else None
+            for i, s in enumerate(t.seats)
+        )
+        return TableSnapshot(
+            key=t.key,
+            status=t.status,
+            seats=lines,
+            creator=t.creator,
+            settings=t.settings,
+            rules=t.rules,
+            hand_no=t.match.hand_no,
+            totals=(t.match.totals[0], t.match.totals[1]),
+            public=public,
+            version=t.version,
+            window_open=t.window is not None,
+            declare_open=t.declare_open,
+            last_result=t.last_result,
+            spectators=len(t.spectators),
+            names=tuple(s.name if s else f"#{i + 1}" for i, s in enumerate(t.seats)),
+        )
+
+    def private_snapshot(self, key: str, user_id: str) -> PrivateSnapshot | None:
+        t = self.tables.get(key)
+        if t is None or t.state is None:
+            return None
+        seat = t.seat_of(user_id)
+        if seat is None:
+            return None
+        return self._private(t, seat)
+
+    def _private(self, t: Table, seat: int) -> PrivateSnapshot:
+        assert t.state is not None
+        info = t.seats[seat - 1]
+        assert info is not None and info.user_id is not None
+        legal = tuple(self._human_options(t, seat))
+        return PrivateSnapshot(
+            key=t.key,
+            seat=seat,
+            user_id=info.user_id,
+            view=seat_view(t.state, seat),
+            legal=legal,
+            version=t.version,
+            autoplay=info.autoplay,
+            role=self._role(t, seat, legal),
+            lang=t.settings.lang,
+        )
+
+    def _human_options(self, t: Table, seat: int) -> list[Action]:
+        st = t.state
+        if st is None or st.over:
+            return []
+        opts = options(st, seat)
+        if t.window is not None and st.to_act == seat:
+            # The seat to act is held back while the burn window runs.
+            opts = [a for a in opts if a.kind not in TURN_ACTIONS or a.kind is ActionKind.BURN]
+        if t.declare_open and not st.started:
+            # Before the first play everyone gets the same pause to revolt or declare.
+            return [a for a in opts if a.kind in PRE_PLAY_ACTIONS]
+        return [a for a in opts if a.kind not in (ActionKind.REVOLT, ActionKind.DECLARE_POINT)]
+
+    def _role(self, t: Table, seat: int, legal: tuple[Action, ...]) -> str | None:
+        st = t.state
+        if st is None or not legal:
+            return None
+        if st.phase is Phase.RETURN_TRIBUTE:
+            return "return"
+        if any(a.kind is ActionKind.BURN for a in legal) and st.to_act != seat:
+            return "burn"
+        if st.to_act == seat:
+            return "turn"
+        return "pre_play"
+
+    async def group_settings(self, chat: ChatRef) -> GroupSettings:
+        cached = self.settings_cache.get(chat.group_key)
+        if cached is not None:
+            return cached
+        settings = GroupSettings()
+        if self.store is not None:
+            raw = await self.store.load_settings(chat.group_key)
+            if raw is not None:
+                settings = GroupSettings.from_json(raw)
+        self.settings_cache[chat.group_key] = settings
+        return settings
+
+    # -- commands ---------------------------------------------------------------------
+    async def handle(self, cmd: Command) -> Reply:
+        key = cmd.chat.key
+        outs: list[Out] = []
+        if isinstance(cmd, ChangeSettings):
+            reply = await self._change_settings(cmd, outs)
+            await self._publish(outs)
+            return reply
+        settings = await self.group_settings(cmd.chat)
+        async with self.lock(key):
+            t = self.tables.get(key)
+            try:
+                reply = self._dispatch(cmd, t, settings, outs)
+            except IllegalAction as err:
+                reply = Reply(False, err.code.value, tuple(err.params.items()))
+            t = self.tables.get(key)
+            if t is not None:
+                self._emit_views(t, outs)
+                await self._persist(t)
+        await self._publish(outs)
+        return reply
+
+    def _dispatch(
+        self, cmd: Command, t: Table | None, settings: GroupSettings, outs: list[Out]
+    ) -> Reply:
+        if isinstance(cmd, OpenTable):
+            return self._open(cmd, t, settings)
+        if t is None or not t.live():
+            return Reply.no("no_table")
+        if isinstance(cmd, Join):
+            return self._join(t, cmd)
+        if isinstance(cmd, Leave):
+            return self._leave(t, cmd.actor.user_id, outs, kicked=False)
+        if isinstance(cmd, SwapSeat):
+            return self._swap(t, cmd)
+        if isinstance(cmd, Kick):
+            return self._kick(t, cmd, outs)
+        if isinstance(cmd, AddBots):
+            return self._add_bots(t, cmd)
+        if isinstance(cmd, RemoveBot):
+            return self._remove_bot(t, cmd)
+        if isinstance(cmd, Spectate):
+            t.spectators.add(cmd.actor.user_id)
+            return Reply.yes("spectating")
+        if isinstance(cmd, Start):
+            return self._start(t, cmd, outs)
+        if isinstance(cmd, NextHand):
+            if t.status is not TableStatus.BETWEEN:
+                return Reply.no("hand_not_over")
+            if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
+                return Reply.no("not_seated")
+            self._deal(t, outs)
+            return Reply.yes("next_hand")
+        if isinstance(cmd, StopMatch):
+            if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
+                return Reply.no("not_creator_or_admin")
+            self._end_match(t, outs, stopped=True)
+            return Reply.yes("match_stopped")
+        if isinstance(cmd, AskCount):
+            return self._ask_count(t, cmd, outs)
+        if isinstance(cmd, SetAutoplay):
+            return self._set_autoplay(t, cmd, outs)
+        if isinstance(cmd, Ready):
+            return self._ready(t, cmd, outs)
+        if isinstance(cmd, Act):
+            return self._act(t, cmd, outs)
+        return Reply.no("unknown_command")
+
+    # -- lobby --------------------------------------------------------------------------
+    def _open(self, cmd: OpenTable, t: Table | None, settings: GroupSettings) -> Reply:
+        if t is not None and t.live():
+            t.dirty = True
+            return Reply.yes("table_shown")
+        t = Table(
+            chat=cmd.chat,
+            creator=cmd.actor.user_id,
+            settings=settings,
+            match_seed=self.seed_source(),
+            turn_seconds=settings.turn_seconds,
+        )
+        t.seats[0] = SeatInfo(cmd.actor.user_id, cmd.actor.name)
+        self.tables[cmd.chat.key] = t
+        self._bump(t)
+        return Reply.yes("table_opened")
+
+    def _auto_seat(self, t: Table) -> int | None:
+        teams = {1: 0, 0: 0}
+        for s in t.humans():
+            teams[s % 2] += 1
+        prefer = 1 if teams[1] <= teams[0] else 0
+        empty = [s for s in SEATS if t.seats[s - 1] is None]
+        for s in sorted(empty, key=lambda s: (s % 2 != prefer, s)):
+            return s
+        bots = [s for s in SEATS if (info := t.seats[s - 1]) is not None and info.is_ai]
+        for s in sorted(bots, key=lambda s: (s % 2 != prefer, s)):
+            return s
+        return None
+
+    def _join(self, t: Table, cmd: Join) -> Reply:
+        actor = cmd.actor
+        if t.seat_of(actor.user_id) is not None:
+            return Reply.no("already_seated", seat=t.seat_of(actor.user_id))
+        if t.status is TableStatus.PLAYING:
+            return Reply.no("match_in_progress")
+        if cmd.seat is not None:
+            if cmd.seat not in SEATS:
+                return Reply.no("bad_seat")
+            info = t.seats[cmd.seat - 1]
+            if info is not None and not info.is_ai:
+                return Reply.no("seat_taken", seat=cmd.seat)
+            seat: int | None = cmd.seat
+        else:
+            seat = self._auto_seat(t)
+        if seat is None:
+            return Reply.no("table_full")
+        t.seats[seat - 1] = SeatInfo(actor.user_id, actor.name)
+        t.spectators.discard(actor.user_id)
+        self._bump(t)
+        return Reply.yes("joined", seat=seat)
+
+    def _leave(self, t: Table, user_id: str, outs: list[Out], kicked: bool) -> Reply:
+        seat = t.seat_of(user_id)
+        if seat is None:
+            if user_id in t.spectators:
+                t.spectators.discard(user_id)
+                return Reply.yes("left")
+            return Reply.no("not_seated")
+        info = t.seats[seat - 1]
+        assert info is not None
+        if t.status is TableStatus.LOBBY:
+            t.seats[seat - 1] = None
+        else:
+            # Mid-match the seat plays on as an AI, so no hand is ever stranded.
+            t.seats[seat - 1] = SeatInfo(None, f"{info.name}·AI")
+            t.private_sig.pop(seat, None)
+            outs.append(self._notice(t, "seat_to_ai", seat=seat, name=info.name))
+            if t.state is not None and not t.state.over:
+                self._advance(t, outs)
+        self._bump(t)
+        if not t.humans() and t.status is not TableStatus.LOBBY:
+            self._end_match(t, outs, stopped=True)
+        elif not t.humans() and t.status is TableStatus.LOBBY and not any(t.seats):
+            t.status = TableStatus.FINISHED
+        return Reply.yes("kicked" if kicked else "left", seat=seat)
+
+    def _swap(self, t: Table, cmd: SwapSeat) -> Reply:
+        if t.status is not TableStatus.LOBBY:
+            return Reply.no("not_in_lobby")
+        seat = t.seat_of(cmd.actor.user_id)
+        if seat is None:
+            return Reply.no("not_seated")
+        if cmd.seat not in SEATS:
+            return Reply.no("bad_seat")
+        other = t.seats[cmd.seat - 1]
+        if other is not None and not other.is_ai:
+            return Reply.no("seat_taken", seat=cmd.seat)
+        t.seats[cmd.seat - 1], t.seats[seat - 1] = t.seats[seat - 1], other
+        self._bump(t)
+        return Reply.yes("swapped", seat=cmd.seat)
+
+    def _kick(self, t: Table, cmd: Kick, outs: list[Out]) -> Reply:
+        if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
+            return Reply.no("not_creator_or_admin")
+        if cmd.seat not in SEATS or t.seats[cmd.seat - 1] is None:
+            return Reply.no("bad_seat")
+        info = t.seats[cmd.seat - 1]
+        assert info is not None
+        if info.user_id is None:
+            if t.status is not TableStatus.LOBBY:
+                return Reply.no("not_in_lobby")
+            t.seats[cmd.seat - 1] = None
+            self._bump(t)
+            return Reply.yes("kicked", seat=cmd.seat)
+        return self._leave(t, info.user_id, outs, kicked=True)
+
+    def _bot_name(self, t: Table, seat: int) -> str:
+        return ("电脑" if t.settings.lang == "zh" else "AI ") + str(seat)
+
+    def _add_bots(self, t: Table, cmd: AddBots) -> Reply:
+        if t.status is not TableStatus.LOBBY:
+            return Reply.no("not_in_lobby")
+        if not t.settings.ai_fill:
+            return Reply.no("ai_not_allowed")
+        if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
+            return Reply.no("not_seated")
+        empty = [s for s in SEATS if t.seats[s - 1] is None]
+        if not empty:
+            return Reply.no("table_full")
+        added = empty[: max(1, min(cmd.count, len(empty)))]
+        for s in added:
+            t.seats[s - 1] = SeatInfo(None, self._bot_name(t, s))
+        self._bump(t)
+        return Reply.yes("bots_added", count=len(added))
+
+    def _remove_bot(self, t: Table, cmd: RemoveBot) -> Reply:
+        if t.status is not TableStatus.LOBBY:
+            return Reply.no("not_in_lobby")
+        bots = [s for s in SEATS if (i := t.seats[s - 1]) is not None and i.is_ai]
+        if cmd.seat is not None:
+            if cmd.seat not in bots:
+                return Reply.no("no_bot_there", seat=cmd.seat)
+            target = cmd.seat
+        elif bots:
+            target = bots[-1]
+        else:
+            return Reply.no("no_bots")
+        t.seats[target - 1] = None
+        self._bump(t)
+        return Reply.yes("bot_removed", seat=target)
+
+    def _start(self, t: Table, cmd: Start, outs: list[Out]) -> Reply:
+        if t.status is not TableStatus.LOBBY:
+            return Reply.no("already_started")
+        if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
+            return Reply.no("not_seated")
+        empty = [s for s in SEATS if t.seats[s - 1] is None]
+        if empty and not t.settings.ai_fill:
+            return Reply.no("need_six", missing=len(empty))
+        for s in empty:
+            t.seats[s - 1] = SeatInfo(None, self._bot_name(t, s))
+        t.status = TableStatus.PLAYING
+        outs.append(self._notice(t, "match_started", preset=t.settings.preset))
+        self._deal(t, outs)
+        return Reply.yes("started")
+
+    # -- hands ----------------------------------------------------------------------------
+    def _deal(self, t: Table, outs: list[Out]) -> None:
+        t.settings = self.settings_cache.get(t.chat.group_key, t.settings)
+        t.rules = t.settings.rules()
+        t.turn_seconds = t.rules.move_seconds or t.settings.turn_seconds
+        t.deal_no += 1
+        t.hand_seed = (t.match_seed * 1_000_003 + t.deal_no) % (1 << 62)
+        leader = t.next_leader if t.next_leader is not None else first_leader(t.hand_seed)
+        t.hand_leader = leader
+        state, events = new_hand(t.rules, t.hand_seed, leader, t.hand_owed)
+        t.state = state
+        t.log = []
+        t.saved = 0
+        t.status = TableStatus.PLAYING
+        t.window = None
+        t.window_step = -1
+        t.deadline = None
+        t.last_result = None
+        t.ready = set()
+        t.declare_open = t.rules.revolution != "off" or t.rules.dadian
+        if not self._redealing(t):
+            t.match.hand_no += 1
+        self._bump(t)
+        outs.append(self._notice(t, "hand_started", hand_no=t.match.hand_no, leader=leader))
+        self._notices(t, events, outs)
+        self._advance(t, outs)
+
+    def _redealing(self, t: Table) -> bool:
+        return bool(t.match.history) and bool(t.match.history[-1].get("voided"))
+
+    def _apply(self, t: Table, seat: int, action: Action, outs: list[Out]) -> list[Event]:
+        assert t.state is not None
+        state, events = apply(t.state, seat, action)
+        t.state = state
+        t.log.append((seat, action))
+        self._bump(t)
+        self._notices(t, events, outs)
+        return events
+
+    def _ai_rng(self, t: Table, seat: int, purpose: str) -> random.Random:
+        step = t.state.step if t.state is not None else 0
+        return random.Random(f"{t.hand_seed}:{step}:{seat}:{purpose}")
+
+    def _advance(self, t: Table, outs: list[Out]) -> None:
+        """Let AI seats act until a human must, a window is open, or the hand ends."""
+        for _ in range(20000):
+            st = t.state
+            if st is None or t.status is not TableStatus.PLAYING:
+                return
+            if st.over:
+                self._finish_hand(t, outs)
+                return
+            if t.window is not None:
+                return
+            if st.phase is Phase.RETURN_TRIBUTE:
+                ai = next((r for r, _, _ in st.pending_returns if self._ai_plays(t, r)), None)
+                if ai is not None:
+                    action = decide(st, ai, self.policy, self._ai_rng(t, ai, "return"))
+                    if action is not None:
+                        self._apply(t, ai, action, outs)
+                        continue
+                if t.deadline_kind != "returns":
+                    self._set_deadline(t, "returns", t.turn_seconds or 0)
+                return
+            if not st.started and t.declare_open:
+                if self._pre_play_round(t, outs):
+                    continue
+                humans_waiting = [s for s in t.humans() if s not in t.ready]
+                if humans_waiting and self.declare_window_seconds > 0:
+                    if t.deadline_kind != "declare":
+                        self._set_deadline(t, "declare", self.declare_window_seconds)
+                    return
+                t.declare_open = False
+                continue
+            if st.window and t.window_step != st.step:
+                t.window_step = st.step
+                if self._open_burn_window(t, outs):
+                    return
+                continue
+            seat = st.to_act
+            if seat is None:
+                return
+            if self._ai_plays(t, seat):
+                action = decide(st, seat, self.policy, self._ai_rng(t, seat, "turn"))
+                if action is None:
+                    return
+                self._apply(t, seat, action, outs)
+                continue
+            if t.deadline_kind != f"turn:{st.step}":
+                seconds = t.turn_seconds
+                if seconds and not legal_plays(st, seat):
+                    seconds = min(seconds, self.no_answer_seconds)
+                self._set_deadline(t, f"turn:{st.step}", seconds)
+            return
+        raise RuntimeError(f"table {t.key} did not settle")
+
+    def _ai_plays(self, t: Table, seat: int) -> bool:
+        info = t.seats[seat - 1]
+        return info is None or info.ai_plays
+
+    def _pre_play_round(self, t: Table, outs: list[Out]) -> bool:
+        """AI seats decide revolts and declarations once; True if one acted."""
+        assert t.state is not None
+        acted = False
+        for seat in SEATS:
+            if seat in t.ready or not self._ai_plays(t, seat):
+                continue
+            t.ready.add(seat)
+            st = t.state
+            if st.over or st.started:
+                break
+            legal = [a for a in options(st, seat) if a.kind in PRE_PLAY_ACTIONS]
+            if not legal:
+                continue
+            choice = self.policy.choose(seat_view(st, seat), legal, self._ai_rng(t, seat, "pre"))
+            if choice is not None and choice in legal:
+                self._apply(t, seat, choice, outs)
+                acted = True
+        return acted
+
+    def _open_burn_window(self, t: Table, outs: list[Out]) -> bool:
+        """AI window seats declare at once; humans get a fixed pause. True if it waits."""
+        st = t.state
+        assert st is not None
+        window = BurnWindow(step=st.step)
+        for seat in burn_order(st):
+            if self._ai_plays(t, seat):
+                choice = decide(st, seat, self.policy, self._ai_rng(t, seat, "burn"))
+                if choice is not None and choice.kind is ActionKind.BURN:
+                    window.declared[seat] = choice
+        if t.humans() and self.burn_window_seconds > 0:
+            t.window = window
+            self._set_deadline(t, "burn", self.burn_window_seconds)
+            return True
+        self._resolve_burns(t, window, outs)
+        return False
+
+    def _resolve_burns(self, t: Table, window: BurnWindow, outs: list[Out]) -> None:
+        """Apply the first declared burn in ``burn_priority`` order; else the held action."""
+        st = t.state
+        assert st is not None
+        for seat in burn_order(st):
+            action = window.declared.get(seat)
+            if action is None:
+                continue
+            try:
+                self._apply(t, seat, action, outs)
+                return
+            except IllegalAction:
+                continue
+        if window.queued is not None:
+            seat, action = window.queued
+            try:
+                self._apply(t, seat, action, outs)
+            except IllegalAction as err:
+                outs.append(self._private_note(t, seat, err.code.value))
+
+    def _finish_hand(self, t: Table, outs: list[Out]) -> None:
+        st = t.state
+        assert st is not None and st.result is not None
+        res = st.result
+        t.deadline = None
+        t.deadline_kind = ""
+        if res.voided:
+            t.match.history.append({"voided": True, "deal_no": t.deal_no})
+            outs.append(self._notice(t, "hand_voided"))
+            t.hand_owed = ()
+            self._deal(t, outs)
+            return
+        t.match.totals[0] += res.team_scores[0]
+        t.match.totals[1] += res.team_scores[1]
+        entry = {
+            "hand_no": t.match.hand_no,
+            "deal_no": t.deal_no,
+            "seed": t.hand_seed,
+            "leader": t.hand_leader,
+            "places": list(res.places),
+            "team_scores": list(res.team_scores),
+            "sweep": res.sweep_team,
+            "tributes": [x.to_json() for x in res.tributes],
+            "preset": st.rules.preset,
+        }
+        t.match.history.append(entry)
+        t.last_result = res
+        t.hand_owed = res.tributes
+        t.next_leader = next_leader(st)
+        players = []
+        for s in SEATS:
+            info = t.seats[s - 1]
+            if info is not None and info.user_id is not None:
+                place, points = res.place_of(s), res.seat_points[s - 1]
+                players.append((info.user_id, info.name, place, points))
+        actions = [[s, a.to_json()] for s, a in t.log]
+        record = dict(entry, actions=actions, rules=st.rules.switches())
+        t.pending_records.append((record, players))
+        outs.append(
+            Out(
+                OutKind.RESULT,
+                t.key,
+                params=(("hand_no", t.match.hand_no), ("totals", tuple(t.match.totals))),
+                data=res,
+            )
+        )
+        s = t.settings
+        done = (s.match_hands and t.match.hand_no >= s.match_hands) or (
+            s.target_score and max(abs(x) for x in t.match.totals) >= s.target_score
+        )
+        if done:
+            self._end_match(t, outs, stopped=False)
+            return
+        t.status = TableStatus.BETWEEN
+        self._bump(t)
+        self._set_deadline(t, "next_hand", self.between_hands_seconds)
+
+    def _end_match(self, t: Table, outs: list[Out], stopped: bool) -> None:
+        t.status = TableStatus.FINISHED
+        t.deadline = None
+        t.deadline_kind = ""
+        t.window = None
+        self._bump(t)
+        outs.append(
+            Out(
+                OutKind.MATCH_OVER,
+                t.key,
+                params=(
+                    ("totals", tuple(t.match.totals)),
+                    ("hands", t.match.hand_no),
+                    ("stopped", stopped),
+                ),
+            )
+        )
+
+    # -- in-hand commands ---------------------------------------------------------------
+    def _act(self, t: Table, cmd: Act, outs: list[Out]) -> Reply:
+        if t.status is not TableStatus.PLAYING or t.state is None:
+            return Reply.no("not_playing")
+        seat = t.seat_of(cmd.actor.user_id)
+        if seat is None:
+            return Reply.no("not_seated")
+        action = cmd.action
+        if action.kind is ActionKind.ASK_COUNT:
+            ask = AskCount(chat=cmd.chat, actor=cmd.actor, target=action.target or 0)
+            return self._ask_count(t, ask, outs)
+        if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
+            return Reply.no("stale")
+        if action.kind in (ActionKind.REVOLT, ActionKind.DECLARE_POINT) and not t.declare_open:
+            return Reply.no("declare_closed")
+        if t.declare_open and not t.state.started and action.kind in TURN_ACTIONS:
+            return Reply.no("wait_declarations")
+        info = t.seats[seat - 1]
+        assert info is not None
+        st = t.state
+        if t.window is not None and action.kind in TURN_ACTIONS:
+            apply(st, seat, action)  # validate now: raises IllegalAction if refused
+            if action.kind is ActionKind.BURN:
+                t.window.declared[seat] = action
+                return Reply.yes("burn_declared")
+            if st.to_act == seat:
+                t.window.queued = (seat, action)
+                return Reply.yes("held_for_burns")
+        if info.autoplay:
+            info.autoplay = False
+            outs.append(self._notice(t, "autoplay_off", seat=seat))
+        self._apply(t, seat, action, outs)
+        if action.kind in PRE_PLAY_ACTIONS:
+            t.ready.add(seat)
+        self._advance(t, outs)
+        return Reply.yes("ok")
+
+    def _ask_count(self, t: Table, cmd: AskCount, outs: list[Out]) -> Reply:
+        if t.state is None or t.status is not TableStatus.PLAYING:
+            return Reply.no("not_playing")
+        _, events = apply(t.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
+        # 报户 changes nothing, so it is answered without a version check.
+        ev = events[0]
+        outs.append(
+            self._notice(
+                t,
+                "count_answer",
+                asker=cmd.actor.name,
+                target=cmd.target,
+                target_name=self._name(t, cmd.target),
+                answer=ev.get("answer"),
+                count=ev.get("count"),
+            )
+        )
+        return Reply.yes(
+            "count_posted", target=cmd.target, answer=ev.get("answer"), count=ev.get("count")
+        )
+
+    def _set_autoplay(self, t: Table, cmd: SetAutoplay, outs: list[Out]) -> Reply:
+        seat = t.seat_of(cmd.actor.user_id)
+        if seat is None:
+            return Reply.no("not_seated")
+        info = t.seats[seat - 1]
+        assert info is not None
+        info.autoplay = cmd.on
+        self._bump(t)
+        outs.append(self._notice(t, "autoplay_on" if cmd.on else "autoplay_off", seat=seat))
+        if cmd.on and t.status is TableStatus.PLAYING:
+            t.ready.add(seat)
+            self._advance(t, outs)
+        return Reply.yes("autoplay_on" if cmd.on else "autoplay_off")
+
+    def _ready(self, t: Table, cmd: Ready, outs: list[Out]) -> Reply:
+        seat = t.seat_of(cmd.actor.user_id)
+        if seat is None:
+            return Reply.no("not_seated")
+        if not t.declare_open:
+            return Reply.no("declare_closed")
+        t.ready.add(seat)
+        self._bump(t)
+        if all(s in t.ready for s in t.humans()):
+            t.deadline = None
+            t.deadline_kind = ""
+            self._advance(t, outs)
+        return Reply.yes("ready")
+
+    # -- settings ---------------------------------------------------------------------
+    async def _change_settings(self, cmd: ChangeSettings, outs: list[Out]) -> Reply:
+        if not cmd.actor.is_admin:
+            return Reply.no("not_admin")
+        current = await self.group_settings(cmd.chat)
+        try:
+            new = apply_setting_changes(current, cmd.changes)
+        except GoujiError as err:
+            return Reply(False, err.code.value, tuple(err.params.items()))
+        self.settings_cache[cmd.chat.group_key] = new
+        if self.store is not None:
+            await self.store.save_settings(cmd.chat.group_key, new.to_json())
+        async with self.lock(cmd.chat.key):
+            t = self.tables.get(cmd.chat.key)
+            if t is not None and t.live():
+                # The hand in play keeps its rules and timer; the next deal picks these up.
+                t.settings = new
+                self._bump(t)
+                self._emit_views(t, outs)
+                await self._persist(t)
+        return Reply.yes("settings_saved")
+
+    # -- timers -----------------------------------------------------------------------
+    def _set_deadline(self, t: Table, kind: str, seconds: float) -> None:
+        t.deadline_kind = kind
+        t.warned = False
+        t.deadline = self.clock.now() + seconds if seconds else None
+
+    async def poll_timers(self) -> None:
+        """Fire every due deadline (turn warnings and timeouts, windows, next hand)."""
+        now = self.clock.now()
+        for key in list(self.tables):
+            t = self.tables.get(key)
+            if t is None or t.deadline is None:
+                continue
+            due = t.deadline <= now
+            warn = (
+                not t.warned
+                and t.deadline_kind.startswith("turn")
+                and t.deadline - self.warn_before_seconds <= now
+                and self.warn_before_seconds < t.turn_seconds
+            )
+            if not due and not warn:
+                continue
+            outs: list[Out] = []
+            async with self.lock(key):
+                if t.deadline is None:
+                    continue
+                if t.deadline <= self.clock.now():
+                    self._fire(t, outs)
+                elif not t.warned:
+                    t.warned = True
+                    if t.state is not None and t.state.to_act is not None:
+                        outs.append(self._private_note(t, t.state.to_act, "turn_warning"))
+                self._emit_views(t, outs)
+                await self._persist(t)
+            await self._publish(outs)
+
+    def _fire(self, t: Table, outs: list[Out]) -> None:
+        kind = t.deadline_kind
+        t.deadline = None
+        t.deadline_kind = ""
+        st = t.state
+        if kind == "next_hand":
+            if t.status is TableStatus.BETWEEN:
+                self._deal(t, outs)
+            return
+        if st is None or t.status is not TableStatus.PLAYING:
+            return
+        if kind == "burn" and t.window is not None:
+            window, t.window = t.window, None
+            self._resolve_burns(t, window, outs)
+        elif kind == "declare":
+            t.declare_open = False
+        elif kind == "returns":
+            for receiver, _, _ in list(st.pending_returns):
+                cur = t.state
+                assert cur is not None
+                if cur.phase is not Phase.RETURN_TRIBUTE:
+                    break
+                action = decide(cur, receiver, self.policy, self._ai_rng(t, receiver, "return"))
+                if action is not None:
+                    self._apply(t, receiver, action, outs)
+        elif kind.startswith("turn") and st.to_act is not None:
+            info = t.seats[st.to_act - 1]
+            if info is not None and not info.is_ai:
+                info.autoplay = True
+                outs.append(self._notice(t, "autoplay_timeout", seat=st.to_act))
+        self._advance(t, outs)
+
+    async def run_timers(self, interval: float = 0.5) -> None:
+        """Production loop: poll the deadlines forever."""
+        while True:
+            try:
+                await self.poll_timers()
+            except Exception:
+                log.exception("timer poll failed")
+            await asyncio.sleep(interval)
+
+    # -- outputs ----------------------------------------------------------------------
+    def _bump(self, t: Table) -> None:
+        t.version += 1
+        t.dirty = True
+
+    def _name(self, t: Table, seat: int) -> str:
+        info = t.seats[seat - 1] if seat in SEATS else None
+        return info.name if info else f"#{seat}"
+
+    def _notice(self, t: Table, key: str, **params: Any) -> Out:
+        return Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items()))
+
+    def _private_note(self, t: Table, seat: int, key: str) -> Out:
+        info = t.seats[seat - 1]
+        user = info.user_id if info is not None else None
+        return Out(OutKind.PRIVATE, t.key, user=user, key=key)
+
+    def _notices(self, t: Table, events: list[Event], outs: list[Out]) -> None:
+        for e in events:
+            key = PUBLIC_NOTICES.get(e.kind)
+            if key is None or not e.is_public():
+                continue
+            params = {k: v for k, v in e.data}
+            if e.seat is not None:
+                params["seat"] = e.seat
+                params["name"] = self._name(t, e.seat)
+            outs.append(Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items())))
+
+    def _emit_views(self, t: Table, outs: list[Out]) -> None:
+        """One TABLE output per change, and PRIVATE outputs for players whose view changed."""
+        if t.dirty:
+            outs.append(Out(OutKind.TABLE, t.key))
+            t.dirty = False
+        st = t.state
+        if st is None:
+            return
+        for seat in t.humans():
+            info = t.seats[seat - 1]
+            assert info is not None and info.user_id is not None
+            opts = self._human_options(t, seat)
+            role = self._role(t, seat, tuple(opts))
+            sig = (
+                t.deal_no,
+                st.hands[seat - 1],
+                role,
+                t.version if role else None,
+                info.autoplay,
+                st.phase,
+            )
+            if t.private_sig.get(seat) != sig:
+                t.private_sig[seat] = sig
+                outs.append(Out(OutKind.PRIVATE, t.key, user=info.user_id, data=seat))
+
+    async def _persist(self, t: Table) -> None:
+        if self.store is None:
+            t.saved = len(t.log)
+            t.pending_records.clear()
+            return
+        new = [
+            (t.deal_no, i, seat, action.to_json())
+            for i, (seat, action) in enumerate(t.log[t.saved :], start=t.saved)
+        ]
+        await self.store.save_table(t.key, t.to_json(), t.live(), new, self.clock.now())
+        t.saved = len(t.log)
+        for record, players in t.pending_records:
+            group, deal = t.chat.group_key, record["deal_no"]
+            await self.store.record_hand(group, t.key, deal, record, players)
+        t.pending_records.clear()
+
+    def _table_from_json(self, rec: dict[str, Any]) -> Table:
+        chat = ChatRef.from_key(rec["chat"])
+        t = Table(
+            chat=chat,
+            creator=rec["creator"],
+            settings=GroupSettings.from_json(rec["settings"]),
+            match_seed=int(rec["match_seed"]),
+        )
+        t.seats = [SeatInfo.from_json(s) if s else None for s in rec["seats"]]
+        t.status = TableStatus(rec["status"])
+        t.spectators = set(rec.get("spectators", []))
+        m = rec.get("match", {})
+        t.match = MatchRecord(
+            int(m.get("hand_no", 0)), list(m.get("totals", [0, 0])), list(m.get("history", []))
+        )
+        t.deal_no = int(rec.get("deal_no", 0))
+        t.hand_seed = int(rec.get("hand_seed", 0))
+        t.hand_leader = int(rec.get("hand_leader", 0))
+        t.hand_owed = tuple(
+            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
+            for x in rec.get("hand_owed", [])
+        )
+        rules = rec.get("rules")
+        if rules:
+            preset = rules.pop("preset")
+            t.rules = make_rules(preset, rules)
+        t.turn_seconds = int(rec.get("turn_seconds", t.settings.turn_seconds))
+        t.version = int(rec.get("version", 0))
+        t.next_leader = rec.get("next_leader")
+        t.declare_open = bool(rec.get("declare_open", False))
+        t.ready = set(rec.get("ready", []))
+        t.dirty = True
+        return t
+
+
+def _settings_dict(s: GroupSettings) -> dict[str, Any]:
+    return {f: getattr(s, f) for f in GroupSettings.__dataclass_fields__}
+
+
+def apply_setting_changes(current: GroupSettings, changes: dict[str, Any] | Any) -> GroupSettings:
+    """Validated new settings; raises GoujiError with the allowed values on bad input."""
+    values = _settings_dict(current)
+    overrides = dict(current.overrides)
+    for name, value in dict(changes).items():
+        if name == "preset":
+            make_rules(value)  # validates the name
+            values["preset"] = value
+            overrides = {}
+        elif name == "reset":
+            overrides = {}
+        elif name in SETTING_LIMITS:
+            lo, hi = SETTING_LIMITS[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise GoujiError(
+                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed=f"{lo}..{hi}"
+                )
+            values[name] = value
+        elif name == "lang":
+            if value not in ("zh", "en"):
+                raise GoujiError(
+                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="zh, en"
+                )
+            values[name] = value
+        elif name == "ai_fill":
+            if not isinstance(value, bool):
+                raise GoujiError(
+                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="true, false"
+                )
+            values[name] = value
+        else:
+            overrides[name] = value
+    base = make_rules(values["preset"])
+    rules = make_rules(values["preset"], overrides)  # validates every switch
+    kept = {k: v for k, v in overrides_of(rules).items() if getattr(base, k) != getattr(rules, k)}
+    values["overrides"] = tuple(
+        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kept.items())
+    )
+    return GroupSettings(**values)
+

@@ -1,0 +1,120 @@
+"""Platform-neutral table records: chats, people, seats, group settings, commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ..engine.rules import Rules, make_rules
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """A group chat (and forum topic / thread where the platform has them)."""
+
+    platform: str  # "tg", "dc", "console"
+    chat_id: str
+    thread_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.chat_id}:{self.thread_id or ''}"
+
+    @property
+    def group_key(self) -> str:
+        """Settings and stats belong to the group, across its topics."""
+        return f"{self.platform}:{self.chat_id}"
+
+    @staticmethod
+    def from_key(key: str) -> ChatRef:
+        platform, chat_id, thread = key.split(":", 2)
+        return ChatRef(platform, chat_id, thread or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who sent a command."""
+
+    user_id: str
+    name: str
+    is_admin: bool = False
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    user_id: str | None  # None for an AI seat
+    name: str
+    autoplay: bool = False  # 托管: the AI plays for this human
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def ai_plays(self) -> bool:
+        return self.user_id is None or self.autoplay
+
+    def to_json(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "autoplay": self.autoplay}
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> SeatInfo:
+        return SeatInfo(obj.get("user_id"), str(obj["name"]), bool(obj.get("autoplay", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSettings:
+    preset: str = "dagang"
+    overrides: tuple[tuple[str, Any], ...] = ()
+    turn_seconds: int = 45  # 0 = no turn timer
+    match_hands: int = 4  # 0 = no hand limit
+    target_score: int = 0  # 0 = no target score
+    lang: str = "zh"
+    ai_fill: bool = True
+
+    def rules(self) -> Rules:
+        return make_rules(self.preset, dict(self.overrides))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "overrides": {k: list(v) if isinstance(v, tuple) else v for k, v in self.overrides},
+            "turn_seconds": self.turn_seconds,
+            "match_hands": self.match_hands,
+            "target_score": self.target_score,
+            "lang": self.lang,
+            "ai_fill": self.ai_fill,
+        }
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> GroupSettings:
+        overrides = obj.get("overrides") or {}
+        return GroupSettings(
+            preset=str(obj.get("preset", "dagang")),
+            overrides=tuple(sorted((k, _freeze(v)) for k, v in overrides.items())),
+            turn_seconds=int(obj.get("turn_seconds", 45)),
+            match_hands=int(obj.get("match_hands", 4)),
+            target_score=int(obj.get("target_score", 0)),
+            lang=str(obj.get("lang", "zh")),
+            ai_fill=bool(obj.get("ai_fill", True)),
+        )
+
+
+def _freeze(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    BETWEEN = "between"  # a hand has ended, the match goes on
+    FINISHED = "finished"
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    hand_no: int = 0
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+    history: list[dict[str, Any]] = field(default_factory=list)  # per hand: places, scores
