@@ -424,6 +424,7 @@ class _Work:
         self.lead_pending: bool = s.lead_pending
         self.locked: set[int] = set(s.locked)
         self.passed_since_top: set[int] = set(s.passed_since_top)
+        self.last_passer: int | None = s.last_passer
         self.window: set[int] = set(s.window)
         self.rang_by: int | None = s.rang_by
         self.rang_deciding: bool = s.rang_deciding
@@ -469,6 +470,7 @@ class _Work:
             lead_pending=self.lead_pending,
             locked=frozenset(self.locked),
             passed_since_top=frozenset(self.passed_since_top),
+            last_passer=self.last_passer,
             window=frozenset(self.window),
             rang_by=self.rang_by,
             rang_deciding=self.rang_deciding,
@@ -729,9 +731,11 @@ class _Work:
         assert top is not None
         if beats(p, top, self.rules):
             return
-        big_top = top.big and not (self.rules.mixed_jokers == "small" and top.small)
-        if not big_top and p.size != top.size:
-            # Only a big-joker play is answered at another size (the kills).
+        r = self.rules
+        big_top = top.big and not (r.mixed_jokers == "small" and top.small)
+        kills = r.kill_two_big or r.kill_three_small or r.kill_three_twos
+        if p.size != top.size and not (big_top and kills):
+            # Only the kills answer a big-joker play at another size.
             raise IllegalAction(ErrorCode.SIZE_MISMATCH, size=top.size)
         raise IllegalAction(ErrorCode.TOO_WEAK)
 
@@ -797,6 +801,7 @@ class _Work:
         self.top_gousi = gousi
         self.lead_pending = False
         self.passed_since_top = set()
+        self.last_passer = None
         self.trick_marks[s - 1] = p
         kind = EventKind.BURNED if burn else EventKind.PLAYED
         self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
@@ -809,14 +814,6 @@ class _Work:
             self.go_out(s)
             if self.phase is not Phase.PLAY:
                 return
-        if burn and self.rules.burn_success == "first_trick":
-            if self.burner == s and prev_seat is not None:
-                self.burn_wins.append((prev_seat, s))
-                self.emit(EventKind.BURN_SUCCEEDED, s, burned=prev_seat)
-            self.burner = None
-            self.burned = None
-            self.end_trick()
-            return
         if self.top_gouji and not self.free_play:
             self.window = {
                 x for x in SEATS
@@ -846,6 +843,7 @@ class _Work:
             raise IllegalAction(ErrorCode.LEAD_CANNOT_PASS)
         self.window = set()
         self.passed_since_top.add(s)
+        self.last_passer = s
         if not self.free_play:
             self.locked.add(s)
         if self.rang_by == s:
@@ -940,9 +938,10 @@ class _Work:
             not self.free_play
             and self.rules.opposite_final_say
             and self.active(o)
-            and o not in self.passed_since_top
+            and self.last_passer != o
             and self.may_answer(o)
         ):
+            # 对头 has the final say: the trick ends only with the opposite's own pass.
             self.to_act = o
             return
         if self.window:
@@ -969,11 +968,19 @@ class _Work:
             self.emit(EventKind.OPENED, w)
             if r.dian_si and self.hands[w - 1][I_FOUR] and w not in self.fours_free:
                 self.fours_pending.add(w)
+        if w == self.burner and r.burn_success == "first_trick":
+            # 比赛: the burning play lived through its trick, so the burn has succeeded.
+            if self.burned is not None:
+                self.burn_wins.append((self.burned, w))
+            self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
+            self.burner = None
+            self.burned = None
         self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
         self.locked = set()
         self.passed_since_top = set()
+        self.last_passer = None
         self.window = set()
         self.rang_by = None
         self.rang_deciding = False

@@ -100,6 +100,7 @@ class HandState:
     lead_pending: bool = False
     locked: frozenset[int] = frozenset()
     passed_since_top: frozenset[int] = frozenset()
+    last_passer: int | None = None
     window: frozenset[int] = frozenset()
     rang_by: int | None = None
     rang_deciding: bool = False
