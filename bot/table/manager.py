@@ -53,7 +53,15 @@ log = logging.getLogger(__name__)
 Sink = Callable[[Out], Awaitable[None]]
 TURN_ACTIONS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
 PRE_PLAY_ACTIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT, ActionKind.WAIVE})
+# Plays, passes and trick ends: the table image shows them; the terminal prints them.
+MINOR_NOTICES = {
+    EventKind.PLAYED: "ev_played",
+    EventKind.PASSED: "ev_passed",
+    EventKind.RANGED: "ev_ranged",
+    EventKind.TRICK_WON: "ev_trick_won",
+}
 PUBLIC_NOTICES = {
+    **MINOR_NOTICES,
     EventKind.REVOLTED: "ev_revolted",
     EventKind.VOIDED: "ev_voided",
     EventKind.WAIVED: "ev_waived",
@@ -989,6 +997,8 @@ class TableManager:
         return info.name if info else f"#{seat}"
 
     def _notice(self, t: Table, key: str, **params: Any) -> Out:
+        if "seat" in params and "name" not in params:
+            params["name"] = self._name(t, params["seat"])
         return Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items()))
 
     def _private_note(self, t: Table, seat: int, key: str) -> Out:

@@ -73,14 +73,25 @@ def test_presets_match_rules_table() -> None:
     assert (q.revolution, q.burn_requires_kaidian, q.men_is_last) == ("no_hua_qian_34", True, True)
     assert q.see_team_after_out and q.burn_priority == "order"
     w = make_rules("weifang")
-    assert (w.kaidian_twos, w.count_rule, w.dian_si, w.men_is_last) == ("pair", "always", False, True)
+    assert (w.kaidian_twos, w.count_rule, w.dian_si, w.men_is_last) == (
+        "pair",
+        "always",
+        False,
+        True,
+    )
     d = make_rules("dazhong")
     assert (d.kill_three_twos, d.count_rule, d.revolution, d.remove_threes) == (
-        True, "never", "no_hua_qian", 10,
+        True,
+        "never",
+        "no_hua_qian",
+        10,
     )
     m = make_rules("match")
     assert (m.revolution, m.tribute, m.scoring, m.burn_success) == (
-        "off", False, "competition", "first_trick",
+        "off",
+        False,
+        "competition",
+        "first_trick",
     )
     assert m.score_table == (2, 1, 0, 0, -1, -2) and m.sweep_multiplier == 1
     assert m.kaidian_plays == "no_big_joker" and m.burn_priority == "team"
@@ -112,4 +123,7 @@ def test_overrides_are_validated_with_allowed_values() -> None:
     with pytest.raises(RulesError) as info:
         make_rules("shanghai")
     assert info.value.code is ErrorCode.UNKNOWN_PRESET
-    assert make_rules("dagang", {"tribute_order": ["luo", "point", "burn", "men"]}).tribute_order[0] == "luo"
+    assert (
+        make_rules("dagang", {"tribute_order": ["luo", "point", "burn", "men"]}).tribute_order[0]
+        == "luo"
+    )

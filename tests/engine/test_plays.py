@@ -10,7 +10,7 @@ from bot.engine.plays import is_pure_gouji, opens_point
 R = make_rules()
 
 
-def P(text: str, rules: Rules = R):  # noqa: ANN201 - tiny test helper
+def P(text: str, rules: Rules = R):
     return classify(parse(text), rules)
 
 
@@ -54,9 +54,20 @@ def test_switch_off_allows_what_it_forbids() -> None:
 @pytest.mark.parametrize(
     "answer, top",
     [
-        ("99999", "22888"), ("SS", "22"), ("BB", "SS"), ("BB", "S8"), ("SJJJJ", "TTTTT"),
-        ("BB9", "888"), ("22", "AA"), ("BB999", "SS888"), ("BBB99", "SS888"), ("B", "S"),
-        ("9", "8"), ("S", "2"), ("S", "A"), ("2229", "8888"),
+        ("99999", "22888"),
+        ("SS", "22"),
+        ("BB", "SS"),
+        ("BB", "S8"),
+        ("SJJJJ", "TTTTT"),
+        ("BB9", "888"),
+        ("22", "AA"),
+        ("BB999", "SS888"),
+        ("BBB99", "SS888"),
+        ("B", "S"),
+        ("9", "8"),
+        ("S", "2"),
+        ("S", "A"),
+        ("2229", "8888"),
     ],
 )
 def test_beats(answer: str, top: str) -> None:
@@ -66,9 +77,21 @@ def test_beats(answer: str, top: str) -> None:
 @pytest.mark.parametrize(
     "answer, top",
     [
-        ("S9999", "TTTTT"), ("SS999", "SS888"), ("SSS99", "SS888"), ("BSS99", "SS888"),
-        ("99", "999"), ("8", "8"), ("22", "SS"), ("BB", "BB"), ("BB22", "BAA"), ("222", "B"),
-        ("SSS", "B"), ("B", "B"), ("2S", "22"), ("AAAAA", "22222"), ("BS", "SS"),
+        ("S9999", "TTTTT"),
+        ("SS999", "SS888"),
+        ("SSS99", "SS888"),
+        ("BSS99", "SS888"),
+        ("99", "999"),
+        ("8", "8"),
+        ("22", "SS"),
+        ("BB", "BB"),
+        ("BB22", "BAA"),
+        ("222", "B"),
+        ("SSS", "B"),
+        ("B", "B"),
+        ("2S", "22"),
+        ("AAAAA", "22222"),
+        ("BS", "SS"),
     ],
 )
 def test_does_not_beat(answer: str, top: str) -> None:
@@ -107,7 +130,20 @@ def test_mixed_jokers_switch() -> None:
 
 
 def test_gouji_thresholds_and_twos_switch() -> None:
-    for text in ("TTTTT", "JJJJ", "QQQ", "KK", "AA", "2", "S", "B", "KKK", "TTTTTTT", "TTTT2", "555S"):
+    for text in (
+        "TTTTT",
+        "JJJJ",
+        "QQQ",
+        "KK",
+        "AA",
+        "2",
+        "S",
+        "B",
+        "KKK",
+        "TTTTTTT",
+        "TTTT2",
+        "555S",
+    ):
         assert is_gouji(P(text), R), text
     for text in ("TTTT", "JJJ", "QQ", "K", "A", "99999999", "33333"):
         assert not is_gouji(P(text), R), text
@@ -117,7 +153,11 @@ def test_gouji_thresholds_and_twos_switch() -> None:
 
 def test_pure_gouji_and_opening() -> None:
     assert is_pure_gouji(P("TTTTT")) and is_pure_gouji(P("AA"))
-    assert not is_pure_gouji(P("TTTT2")) and not is_pure_gouji(P("QQQS")) and not is_pure_gouji(P("22"))
+    assert (
+        not is_pure_gouji(P("TTTT2"))
+        and not is_pure_gouji(P("QQQS"))
+        and not is_pure_gouji(P("22"))
+    )
     pair = make_rules("dagang", {"dadian": True, "kaidian_twos": "pair"})
     single = make_rules("dagang", {"dadian": True, "kaidian_twos": "single"})
     never = make_rules("dagang", {"dadian": True})

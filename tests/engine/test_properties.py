@@ -88,7 +88,9 @@ def random_hand(preset: str, seed: int) -> tuple[HandState, list[tuple[int, Acti
         if state.over:
             break
         options = [
-            (s, a) for s in range(1, 7) for a in legal_actions(state, s)
+            (s, a)
+            for s in range(1, 7)
+            for a in legal_actions(state, s)
             if a.kind is not ActionKind.ASK_COUNT
         ]
         assert options, f"no seat can act: {preset} seed {seed}"

@@ -1,0 +1,194 @@
+"""A rule-of-thumb player: dump low sets, keep 2s and jokers for 够级 duels, help the team.
+
+Every choice is a pick from the legal list the engine gave, so the policy never needs to
+know a rule the engine already enforces (憋三, 点四, burner's joker rule, who may answer).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.actions import Action, ActionKind
+from ..engine.cards import I_THREE, I_TWO
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play
+from ..engine.rules import Rules, make_rules
+from ..engine.state import SeatStatus, opp, same_team
+from ..engine.views import SeatView
+from .hand import jokers, minus, play_of, plays_needed, runs_out_burning
+from .tribute import pick_return
+
+Choice = tuple[Action, Play]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What spending a card costs, in 'rank steps' (3 = 0 … A = 11)."""
+
+    two: float = 5.0
+    small: float = 9.0
+    big: float = 12.0
+    split: float = 2.5  # leaving part of a rank behind: the rest still needs its own play
+    answer_plain: float = 16.0  # any answer from plain cards is worth the trick
+    answer_gouji: float = 22.0  # the opposite's 够级牌 is worth a 2 or so
+    urgent: float = 30.0  # stop an opponent about to go out (or go out ourselves)
+    near_out: int = 4  # "about to go out": this many cards or fewer
+    revolt_max_gouji: int = 1  # revolt only with at most this many 够级-sized ranks
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class HeuristicPolicy:
+    """A sensible, fast, deterministic player (it never needs the rng).
+
+    ``rules`` defaults to the view's preset; pass the table's Rules when switches were
+    flipped, since the view carries only the preset name.
+    """
+
+    def __init__(self, rules: Rules | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.rules = rules
+        self.w = weights
+        self._by_preset: dict[str, Rules] = {}
+
+    # -- the contract ----------------------------------------------------------------
+    def choose(
+        self, view: SeatView, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        rules = self._rules(view)
+        returns = [a for a in legal if a.kind is ActionKind.RETURN_TRIBUTE]
+        if returns:
+            return pick_return(view.hand, returns, rules)
+        revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
+        if revolt is not None and self._wants_revolt(view):
+            return revolt
+        can_pass = any(a.kind is ActionKind.PASS for a in legal)
+        plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
+        if view.public.to_act == view.seat and (plays or can_pass):
+            return self._turn(view, plays, can_pass, rules)
+        burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
+        if burns:
+            return self._burn(view, burns, rules)
+        return None  # no 明点 without knowing the opposite's hand; never waive 够死级 plays
+
+    def _rules(self, view: SeatView) -> Rules:
+        if self.rules is not None:
+            return self.rules
+        preset = view.public.preset
+        if preset not in self._by_preset:
+            self._by_preset[preset] = make_rules(preset)
+        return self._by_preset[preset]
+
+    # -- costs ------------------------------------------------------------------------
+    def cost(self, p: Play, hand: Sequence[int]) -> float:
+        """How much of the hand's strength a play spends (lower is cheaper)."""
+        w = self.w
+        if p.base == JOKERS_BASE:
+            rank = 13.0
+        elif p.base == TWOS_BASE:
+            rank = 12.0 + w.two * (p.n - 1)
+        else:
+            rank = float(p.base - 3)
+            if p.n < hand[p.base - 3]:
+                rank += w.split
+        return rank + w.two * p.twos + w.small * p.small + w.big * p.big
+
+    # -- turns ------------------------------------------------------------------------
+    def _turn(
+        self, view: SeatView, plays: list[Choice], can_pass: bool, rules: Rules
+    ) -> Action:
+        hand = view.hand
+        total = sum(hand)
+        finish = [c for c in plays if c[1].size == total]
+        if finish:
+            return min(finish, key=lambda c: self.cost(c[1], hand))[0]
+        if not can_pass:
+            return self._lead(view, plays, rules)
+        return self._answer(view, plays, rules)
+
+    def _lead(self, view: SeatView, plays: list[Choice], rules: Rules) -> Action:
+        hand = view.hand
+        total = sum(hand)
+        if rules.bie_san and hand[I_THREE]:
+            # The play before the 3s is caught (闷) if beaten: make it one strong play.
+            last = [c for c in plays if c[1].size == total - hand[I_THREE]]
+            if last:
+                return max(last, key=lambda c: self.cost(c[1], hand))[0]
+        if view.public.seats[view.seat - 1].burning:
+            return self._burner_lead(plays, hand)
+        # Whole low rank groups, nothing attached: 2s and jokers stay for 够级 duels.
+        whole = [
+            c for c in plays
+            if c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)
+            and c[1].base and c[1].n == hand[c[1].base - 3]
+        ]
+        if whole:
+            return min(whole, key=lambda c: c[1].base)[0]
+        return min(plays, key=lambda c: self.cost(c[1], hand))[0]
+
+    def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
+        # One joker per play stretches the jokers over the most groups; a big one first
+        # since nobody can beat it, so the burn is not released.
+        def key(c: Choice) -> tuple[int, int, int, float]:
+            p = c[1]
+            whole = 0 if p.base == JOKERS_BASE or p.base == TWOS_BASE else int(
+                p.n == hand[p.base - 3]
+            )
+            return (p.jokers, -whole, p.twos, -p.big + p.base / 100)
+
+        return min(plays, key=key)[0]
+
+    def _answer(self, view: SeatView, plays: list[Choice], rules: Rules) -> Action:
+        pub = view.public
+        me = view.seat
+        top = pub.top_seat
+        passing = Action(ActionKind.PASS)
+        if top is None or same_team(top, me) or not plays:
+            return passing  # never take a trick from a teammate unless it ends our hand
+        hand = view.hand
+        best = min(plays, key=lambda c: self.cost(c[1], hand))
+        cost = self.cost(best[1], hand)
+        limit = self.w.answer_plain
+        if pub.top_gouji and top == opp(me):
+            limit = self.w.answer_gouji
+        rest = minus(hand, best[0].cards or hand)
+        if self._near_out(view, top) or plays_needed(rest, rules) <= 1:
+            limit = self.w.urgent
+        return best[0] if cost <= limit else passing
+
+    def _near_out(self, view: SeatView, seat: int) -> bool:
+        pub = view.public.seats[seat - 1]
+        n = pub.count if pub.count is not None else pub.reported
+        return n is not None and n <= self.w.near_out
+
+    # -- burns ------------------------------------------------------------------------
+    def _burn(self, view: SeatView, burns: list[Choice], rules: Rules) -> Action | None:
+        hand = view.hand
+        total = sum(hand)
+        top = view.public.top_seat
+        finish = [c for c in burns if c[1].size == total]
+        if finish:
+            return finish[0][0]
+        if top is None or same_team(top, view.seat):
+            return None
+        if rules.burn_success == "first_trick":
+            ok = burns  # the burning play wins the trick outright
+        else:
+            ok = [c for c in burns if runs_out_burning(minus(hand, c[0].cards or hand), rules)]
+        if not ok:
+            return None
+        return min(ok, key=lambda c: self.cost(c[1], hand))[0]
+
+    # -- before play ------------------------------------------------------------------
+    def _wants_revolt(self, view: SeatView) -> bool:
+        # A second revolt voids the hand: nobody gains from that.
+        if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
+            return False
+        hand = view.hand
+        if hand[I_TWO] or jokers(hand):
+            return False
+        sizes = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
+        gouji = sum(1 for r, n in sizes.items() if hand[r - 3] >= n)
+        return gouji <= self.w.revolt_max_gouji
+
