@@ -178,6 +178,31 @@ UI: dict[str, tuple[str, str]] = {
     "count_exact": ("{count} 张", "{count} cards"),
     "count_not_enough": ("不够报", "more than ten"),
     "count_out": ("已走", "out"),
+    "press_enter_next": ("回车开始下一局（q 退出）…", "Press Enter for the next hand (q quits)…"),
+    "more_options": ("……还有 {n} 种出法，可直接输入牌。", "…{n} more: type the cards."),
+    "help_turn": (
+        "输入编号或牌（如 TTTTT、88822），p 过，r 让，c N 问报户，t 托管，h 帮助，q 退出",
+        "Type a number or cards (e.g. TTTTT, 88822); p pass, r defer, c N count, t autoplay, "
+        "h help, q quit",
+    ),
+    "help_burn": (
+        "可以烧牌：输入编号或 b 牌；直接回车不烧",
+        "You may burn: a number or b CARDS; Enter declines",
+    ),
+    "help_return": ("还贡：输入要还的牌或编号", "Return tribute: type the cards or a number"),
+    "help_pre_play": (
+        "首发前：v 革命，d 明点，直接回车准备好了",
+        "Before the first play: v revolt, d point, Enter = ready",
+    ),
+    "console_help": (
+        "牌的写法：3456789TJQKA2，S 小王，B 大王，如 SS888、TTTT2。\n"
+        "p 过  r 让  b 牌 烧牌  c N 问 N 号报户  t 托管开关  v 革命  d 明点  w 放弃够死级  q 退出",
+        "Cards: 3456789TJQKA2, S small joker, B big joker, e.g. SS888, TTTT2.\n"
+        "p pass  r defer  b CARDS burn  c N count of seat N  t autoplay  v revolt  d point  "
+        "w waive  q quit",
+    ),
+    "bad_choice": ("没有这个编号。", "No such number."),
+    "top_play": ("桌面：{seat} 号 {cards}", "On top: seat {seat} {cards}"),
     "ev_played": ("{name}：{cards}", "{name}: {cards}"),
     "ev_passed": ("{name}：过", "{name}: pass"),
     "ev_ranged": ("{name}：让", "{name}: defer"),

@@ -18,7 +18,9 @@ class Command:
 
 @dataclass(frozen=True, kw_only=True)
 class OpenTable(Command):
-    """/gouji: open a table in this chat (or show the one there is)."""
+    """/gouji: open a table in this chat (or show the one there is); the opener sits down."""
+
+    sit: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -425,7 +425,8 @@ class TableManager:
             match_seed=self.seed_source(),
             turn_seconds=settings.turn_seconds,
         )
-        t.seats[0] = SeatInfo(cmd.actor.user_id, cmd.actor.name)
+        if cmd.sit:
+            t.seats[0] = SeatInfo(cmd.actor.user_id, cmd.actor.name)
         self.tables[cmd.chat.key] = t
         self._bump(t)
         return Reply.yes("table_opened")

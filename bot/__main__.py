@@ -1,0 +1,64 @@
+"""The ``gouji`` command: chat bots when tokens are set, else a table in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from .engine.rules import PRESET_NAMES
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gouji",
+        description="够级 (Gouji): Telegram/Discord bot, or a table in this terminal.",
+    )
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
+    p.add_argument("--preset", choices=PRESET_NAMES, default="dagang", help="house rules preset")
+    p.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
+    p.add_argument("--hands", type=int, default=4, help="hands in a terminal match (default 4)")
+    p.add_argument("--watch", action="store_true", help="watch six AI seats play one hand")
+    p.add_argument("--console", action="store_true", help="terminal table even if tokens are set")
+    sub = p.add_subparsers(dest="command")
+    ref = sub.add_parser("referee", help="replay a rule scenario file (RULES.md §15)")
+    ref.add_argument("file")
+    ref.add_argument("--lang", choices=("zh", "en"), default="zh", dest="ref_lang")
+    demo = sub.add_parser("render-demo", help="write sample images for every preset")
+    demo.add_argument("dir")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "referee":
+        from .engine.replay import main as referee
+
+        return referee([args.file, "--lang", args.ref_lang])
+    if args.command == "render-demo":
+        from render.demo import render_demo
+
+        paths = render_demo(args.dir)
+        print(f"wrote {len(paths)} images to {args.dir}")
+        return 0
+    logging.basicConfig(level=os.environ.get("GOUJI_LOG", "WARNING"))
+    if args.watch:
+        from adapters.console import watch
+
+        return asyncio.run(watch(args.preset, args.seed, args.lang))
+    tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
+    if tokens and not args.console:
+        from .service import run_bots
+
+        return asyncio.run(run_bots())
+    from adapters.console import ConsoleTable
+
+    table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)
+    return asyncio.run(table.run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
