@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine import PRESET_NAMES, Action, ActionKind, apply, from_hands, make_rules, new_hand  # noqa: E402
-from bot.engine.cards import NUM_RANKS, Counts, deal, full_deck  # noqa: E402
-from bot.engine.game import legal_burns, legal_plays  # noqa: E402
-from bot.engine.plays import Play  # noqa: E402
-from bot.engine.state import HandState  # noqa: E402
+from bot.engine import PRESET_NAMES, Action, ActionKind, apply, from_hands, make_rules, new_hand
+from bot.engine.cards import NUM_RANKS, Counts, deal, full_deck
+from bot.engine.game import legal_burns, legal_plays
+from bot.engine.plays import Play
+from bot.engine.state import HandState
 
 
 def timed_ms(fn, *args) -> float:  # type: ignore[no-untyped-def]
