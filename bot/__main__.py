@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.watch:
         from adapters.console import watch
 
-        return asyncio.run(watch(args.preset, args.seed, args.lang))
+        return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
         from .service import run_bots
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from adapters.console import ConsoleTable
 
     table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)
-    return asyncio.run(table.run())
+    return int(asyncio.run(table.run()))
 
 
 if __name__ == "__main__":

@@ -29,11 +29,13 @@ class Weights:
     two: float = 5.0
     small: float = 9.0
     big: float = 12.0
-    split: float = 2.5  # leaving part of a rank behind: the rest still needs its own play
+    split: float = 5.0  # leaving part of a rank behind: the rest still needs its own play
     answer_plain: float = 16.0  # any answer from plain cards is worth the trick
     answer_gouji: float = 22.0  # the opposite's 够级牌 is worth a 2 or so
     urgent: float = 30.0  # stop an opponent about to go out (or go out ourselves)
     near_out: int = 4  # "about to go out": this many cards or fewer
+    block: float = 8.0  # lead a set bigger than a short opponent's whole hand
+    feed: float = 6.0  # lead a set the size of a short teammate's hand
     revolt_max_gouji: int = 1  # revolt only with at most this many 够级-sized ranks
 
 
@@ -117,15 +119,37 @@ class HeuristicPolicy:
                 return max(last, key=lambda c: self.cost(c[1], hand))[0]
         if view.public.seats[view.seat - 1].burning:
             return self._burner_lead(plays, hand)
-        # Whole low rank groups, nothing attached: 2s and jokers stay for 够级 duels.
-        whole = [
+        # Low rank groups, nothing attached: 2s and jokers stay for 够级 duels.
+        plain = [
             c for c in plays
-            if c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)
-            and c[1].base and c[1].n == hand[c[1].base - 3]
+            if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)
         ]
-        if whole:
-            return min(whole, key=lambda c: c[1].base)[0]
-        return min(plays, key=lambda c: self.cost(c[1], hand))[0]
+        if not plain:
+            return min(plays, key=lambda c: self.cost(c[1], hand))[0]
+        w = self.w
+        opp_n = self._known_min(view, mates=False)
+        mate_n = self._known_min(view, mates=True)
+
+        def score(c: Choice) -> float:
+            p = c[1]
+            s = self.cost(p, hand)
+            if opp_n is not None and p.size > opp_n:
+                s -= w.block  # an opponent this short cannot answer a bigger set
+            if mate_n is not None and mate_n <= w.near_out and p.size == mate_n:
+                s -= w.feed  # a set the size of a short teammate's hand may let it out
+            return s
+
+        return min(plain, key=score)[0]
+
+    def _known_min(self, view: SeatView, mates: bool) -> int | None:
+        """The fewest cards a playing teammate (or opponent) is known to hold."""
+        known = [
+            n for s in view.public.seats
+            if s.seat != view.seat and same_team(s.seat, view.seat) == mates
+            and s.status is SeatStatus.PLAYING
+            and (n := s.count if s.count is not None else s.reported) is not None
+        ]
+        return min(known, default=None)
 
     def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
         # One joker per play stretches the jokers over the most groups; a big one first

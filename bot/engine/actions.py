@@ -52,7 +52,7 @@ class Action:
     def from_json(obj: dict[str, Any]) -> Action:
         """Build from a scenario/log entry; bad notation raises IllegalAction."""
         try:
-            kind = ActionKind(obj.get("do"))
+            kind = ActionKind(str(obj.get("do")))
         except ValueError:
             raise IllegalAction(ErrorCode.UNKNOWN_ACTION, action=obj.get("do")) from None
         cards = obj.get("cards")

@@ -1,8 +1,6 @@
-"""The hand state machine: new_hand, legal actions, apply (RULES.md §7–§13).
+"""The hand state machine's public face: new_hand, legal actions, apply (RULES.md §7–§13).
 
-Pure: no I/O, no clock, no global random. ``apply`` copies the frozen state into a
-mutable work record, changes it, and freezes the result, so a refused action never
-leaves a half-changed state behind.
+Pure: no I/O, no clock, no global random.
 """
 
 from __future__ import annotations
@@ -10,33 +8,40 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from . import cards as C
 from .actions import Action, ActionKind
-from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, Counts
+from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
-from .movegen import Constraints, FoursMode, gen_answers, gen_leads
-from .plays import Play, beats, classify, is_gouji, opens_point
-from .rules import Rules
-from .state import (
-    SEATS,
-    HandResult,
-    HandState,
-    Mark,
-    Phase,
-    SeatStatus,
-    Tribute,
-    down,
-    opp,
-    same_team,
-    team_key,
-    up,
+from .movegen import gen_answers, gen_leads
+from .plays import Play, classify
+from .queries import (
+    burn_error,
+    constraints,
+    count_answer,
+    declare_error,
+    is_lead,
+    rang_error,
+    revolt_error,
 )
+from .rules import Rules
+from .state import SEATS, HandState, Phase, SeatStatus, Tribute, down
+from .transition import Transition
 
-_TRIBUTE_GROUP = {"mingdian": "point", "yudian": "point", "sweep": "luo"}
-STAKES = {"mingdian": 2, "yudian": 4}
+__all__ = [
+    "apply",
+    "burn_error",
+    "constraints",
+    "count_answer",
+    "first_leader",
+    "from_hands",
+    "legal_actions",
+    "legal_burns",
+    "legal_plays",
+    "new_hand",
+    "next_leader",
+]
 
 
 # ---------------------------------------------------------------------------------------
@@ -103,7 +108,7 @@ def _setup(
         declarations=declarations,
         buy_after_returns=buy,
     )
-    w = _Work(state)
+    w = Transition(state)
     w.events = events
     w.give_tributes(owed)
     if w.pending_returns:
@@ -113,20 +118,6 @@ def _setup(
         w.begin_play()
     return w.freeze(count_step=False), w.events
 
-
-# ---------------------------------------------------------------------------------------
-# Public queries
-# ---------------------------------------------------------------------------------------
-def constraints(state: HandState, seat: int) -> Constraints:
-    h = state.hands[seat - 1]
-    fours: FoursMode = "free"
-    if state.rules.dian_si and h[I_FOUR] and seat not in state.fours_free:
-        fours = "must" if seat in state.fours_pending else "forbid"
-    return Constraints(fours=fours, need_joker=state.burner == seat)
-
-
-def is_lead(state: HandState) -> bool:
-    return state.top_play is None or state.lead_pending
 
 
 def legal_plays(state: HandState, seat: int) -> list[Play]:
@@ -147,33 +138,9 @@ def legal_plays(state: HandState, seat: int) -> list[Play]:
 
 def _after_trick(state: HandState) -> HandState:
     """The state once a 够死级 play has lived, for the seat about to lead."""
-    w = _Work(state)
+    w = Transition(state)
     w.end_trick()
     return w.view()
-
-
-def burn_error(state: HandState, seat: int) -> ErrorCode | None:
-    """Why the seat may not burn now (None if it may, given cards that beat the top)."""
-    top_seat = state.top_seat
-    if (
-        state.top_play is None
-        or top_seat is None
-        or not state.top_gouji
-        or state.free_play
-        or seat in (top_seat, opp(top_seat))
-    ):
-        return ErrorCode.BURN_NOT_ALLOWED
-    if seat in state.locked:
-        return ErrorCode.PASSED_THIS_TRICK
-    if seat not in state.window:
-        return ErrorCode.BURN_NOT_ALLOWED
-    h = state.hands[seat - 1]
-    distinct = sum(1 for i in range(12) if h[i])
-    if distinct - (h[I_SMALL] + h[I_BIG]) > state.rules.burn_limit:
-        return ErrorCode.BURN_FORMULA
-    if state.rules.burn_requires_kaidian and seat not in state.opened:
-        return ErrorCode.BURN_NEEDS_KAIDIAN
-    return None
 
 
 def legal_burns(state: HandState, seat: int) -> list[Play]:
@@ -181,53 +148,6 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
         return []
     assert state.top_play is not None
     return gen_answers(state.hands[seat - 1], state.top_play, state.rules, constraints(state, seat))
-
-
-def rang_error(state: HandState, seat: int) -> ErrorCode | None:
-    if (
-        not state.rules.rang
-        or state.free_play
-        or state.top_seat is None
-        or state.lead_pending
-        or state.top_gouji
-        or state.top_seat != opp(seat)
-        or state.rang_by is not None
-    ):
-        return ErrorCode.RANG_NOT_ALLOWED
-    if state.to_act != seat:
-        return _turn_error(state, seat)
-    before: list[int] = []
-    s = up(seat)
-    while len(before) < 2 and s != seat:
-        if state.is_active(s) or s == state.top_seat:
-            before.append(s)
-        s = up(s)
-    if len(before) < 2 or any(b not in state.passed_since_top for b in before):
-        return ErrorCode.RANG_NOT_ALLOWED
-    return None
-
-
-def revolt_error(state: HandState, seat: int) -> ErrorCode | None:
-    r = state.rules
-    if r.revolution == "off" or state.started or seat in state.revolters:
-        return ErrorCode.REVOLT_NOT_ALLOWED
-    h = state.hands[seat - 1]
-    if h[I_TWO] or h[I_SMALL] or h[I_BIG]:
-        return ErrorCode.REVOLT_NOT_ALLOWED
-    if r.revolution == "no_hua_qian_34" and (h[I_THREE] or h[I_FOUR]):
-        return ErrorCode.REVOLT_NOT_ALLOWED
-    return None
-
-
-def declare_error(state: HandState, seat: int) -> ErrorCode | None:
-    if (
-        not state.rules.dadian
-        or state.started
-        or any(d == seat for d, _ in state.declarations)
-        or not state.is_active(opp(seat))
-    ):
-        return ErrorCode.DECLARE_NOT_ALLOWED
-    return None
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
@@ -282,46 +202,6 @@ def _multisets(hand: Counts, k: int) -> list[Counts]:
     return out
 
 
-def count_answer(state: HandState, target: int) -> tuple[str, int | None]:
-    """报户: ("exact", n), ("not_enough", None) — 不够报 — or ("out", None)."""
-    if not state.is_active(target):
-        return ("out", None) if state.status[target - 1] is not SeatStatus.OUT else ("exact", 0)
-    n = sum(state.hands[target - 1])
-    rule = state.rules.count_rule
-    if rule == "always" or (rule == "ask_le10" and n <= 10) or (rule == "ask_lt10" and n < 10):
-        return ("exact", n)
-    return ("not_enough", None)
-
-
-def _turn_error(state: HandState, seat: int) -> ErrorCode:
-    if is_lead(state) or state.top_seat is None:
-        return ErrorCode.NOT_YOUR_TURN
-    is_opp = seat == opp(state.top_seat)
-    if (
-        not state.free_play
-        and seat in state.locked
-        and not (is_opp and state.rules.opposite_final_say)
-    ):
-        return ErrorCode.PASSED_THIS_TRICK
-    if (
-        not state.top_gousi
-        and _restricted(state)
-        and not (is_opp or state.headless(seat))
-    ):
-        return ErrorCode.GOUJI_OPPOSITE_ONLY
-    return ErrorCode.NOT_YOUR_TURN
-
-
-def _restricted(state: HandState) -> bool:
-    """A 够级牌 on top that only its opposite (and 无头 seats) may answer."""
-    return (
-        state.top_gouji
-        and not state.free_play
-        and state.top_seat is not None
-        and not state.headless(state.top_seat)
-    )
-
-
 # ---------------------------------------------------------------------------------------
 # Applying an action
 # ---------------------------------------------------------------------------------------
@@ -342,7 +222,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         return _return_tribute(state, seat, action)
     if not state.is_active(seat):
         raise IllegalAction(ErrorCode.SEAT_OUT, seat=seat)
-    w = _Work(state)
+    w = Transition(state)
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -397,7 +277,7 @@ def _return_tribute(
         raise IllegalAction(ErrorCode.RETURN_COUNT, count=count)
     if not C.contains(state.hands[seat - 1], cards):
         raise IllegalAction(ErrorCode.CARDS_NOT_IN_HAND)
-    w = _Work(state)
+    w = Transition(state)
     w.hands[seat - 1] = C.sub(w.hands[seat - 1], cards)
     w.hands[giver - 1] = C.add(w.hands[giver - 1], cards)
     del w.pending_returns[idx]
@@ -406,752 +286,6 @@ def _return_tribute(
     if not w.pending_returns:
         w.begin_play()
     return w.freeze(), w.events
-
-
-class _Work:
-    """A mutable copy of a HandState while one action is applied."""
-
-    def __init__(self, s: HandState) -> None:
-        self.rules: Rules = s.rules
-        self.phase: Phase = s.phase
-        self.hands: list[Counts] = list(s.hands)
-        self.status: list[SeatStatus] = list(s.status)
-        self.to_act: int | None = s.to_act
-        self.top_seat: int | None = s.top_seat
-        self.top_play: Play | None = s.top_play
-        self.top_gouji: bool = s.top_gouji
-        self.top_gousi: bool = s.top_gousi
-        self.lead_pending: bool = s.lead_pending
-        self.locked: set[int] = set(s.locked)
-        self.passed_since_top: set[int] = set(s.passed_since_top)
-        self.last_passer: int | None = s.last_passer
-        self.window: set[int] = set(s.window)
-        self.rang_by: int | None = s.rang_by
-        self.rang_deciding: bool = s.rang_deciding
-        self.burner: int | None = s.burner
-        self.burned: int | None = s.burned
-        self.out_order: list[int] = list(s.out_order)
-        self.bottom_order: list[int] = list(s.bottom_order)
-        self.revolters: list[int] = list(s.revolters)
-        self.burn_failed: set[int] = set(s.burn_failed)
-        self.gousi_left: list[int] = list(s.gousi_left)
-        self.opened: set[int] = set(s.opened)
-        self.judged: set[int] = set(s.judged)
-        self.point_failed: list[int] = list(s.point_failed)
-        self.fours_pending: set[int] = set(s.fours_pending)
-        self.fours_free: set[int] = set(s.fours_free)
-        self.declarations: tuple[tuple[int, str], ...] = s.declarations
-        self.caught: list[tuple[int, int]] = list(s.caught)
-        self.burn_wins: list[tuple[int, int]] = list(s.burn_wins)
-        self.discarded: Counts = s.discarded
-        self.played: Counts = s.played
-        self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
-        self.started: bool = s.started
-        self.pending_returns: list[tuple[int, int, int]] = list(s.pending_returns)
-        self.buy_after_returns: bool = s.buy_after_returns
-        self.result: HandResult | None = s.result
-        self.step: int = s.step
-        self.leader: int = s.leader
-        self.events: list[Event] = []
-
-    def freeze(self, count_step: bool = True) -> HandState:
-        # Spelled out field by field: this runs once per action and is the engine's hot spot.
-        return HandState(
-            rules=self.rules,
-            phase=self.phase,
-            hands=tuple(self.hands),
-            status=tuple(self.status),
-            leader=self.leader,
-            to_act=self.to_act,
-            top_seat=self.top_seat,
-            top_play=self.top_play,
-            top_gouji=self.top_gouji,
-            top_gousi=self.top_gousi,
-            lead_pending=self.lead_pending,
-            locked=frozenset(self.locked),
-            passed_since_top=frozenset(self.passed_since_top),
-            last_passer=self.last_passer,
-            window=frozenset(self.window),
-            rang_by=self.rang_by,
-            rang_deciding=self.rang_deciding,
-            burner=self.burner,
-            burned=self.burned,
-            out_order=tuple(self.out_order),
-            bottom_order=tuple(self.bottom_order),
-            revolters=tuple(self.revolters),
-            burn_failed=frozenset(self.burn_failed),
-            gousi_left=tuple(self.gousi_left),
-            opened=frozenset(self.opened),
-            judged=frozenset(self.judged),
-            point_failed=tuple(self.point_failed),
-            fours_pending=frozenset(self.fours_pending),
-            fours_free=frozenset(self.fours_free),
-            declarations=self.declarations,
-            caught=tuple(self.caught),
-            burn_wins=tuple(self.burn_wins),
-            discarded=self.discarded,
-            played=self.played,
-            trick_marks=tuple(self.trick_marks),
-            started=self.started,
-            pending_returns=tuple(self.pending_returns),
-            buy_after_returns=self.buy_after_returns,
-            result=self.result,
-            step=self.step + 1 if count_step else self.step,
-        )
-
-    # -- small helpers -----------------------------------------------------------------
-    def emit(
-        self,
-        kind: EventKind,
-        seat: int | None = None,
-        visible_to: tuple[int, ...] | None = None,
-        /,
-        **data: Any,
-    ) -> None:
-        self.events.append(ev(kind, seat, visible_to, **data))
-
-    def active(self, s: int) -> bool:
-        return self.status[s - 1] is SeatStatus.PLAYING
-
-    @property
-    def free_play(self) -> bool:
-        return len(self.out_order) >= 2
-
-    def headless(self, s: int) -> bool:
-        o = opp(s)
-        if self.status[o - 1] is SeatStatus.PLAYING or self.gousi_left[s - 1] > 0:
-            return False
-        return not (o in self.burn_failed and len(self.out_order) < 2)
-
-    def restricted(self) -> bool:
-        return (
-            self.top_gouji
-            and not self.free_play
-            and self.top_seat is not None
-            and not self.headless(self.top_seat)
-        )
-
-    def view(self) -> HandState:
-        """A frozen snapshot for the query helpers (constraints, legal leads)."""
-        return self.freeze(count_step=False)
-
-    def constraints(self, s: int) -> Constraints:
-        h = self.hands[s - 1]
-        fours: FoursMode = "free"
-        if self.rules.dian_si and h[I_FOUR] and s not in self.fours_free:
-            fours = "must" if s in self.fours_pending else "forbid"
-        return Constraints(fours=fours, need_joker=self.burner == s)
-
-    def has_lead(self, s: int) -> bool:
-        h = self.hands[s - 1]
-        cons = self.constraints(s)
-        if not cons.need_joker and cons.fours != "must":
-            for i in range(C.NUM_RANKS):
-                if not h[i]:
-                    continue
-                if i == I_THREE and self.rules.bie_san and h[i] != sum(h):
-                    continue
-                if i == I_FOUR and cons.fours == "forbid":
-                    continue
-                return True
-            return False
-        return bool(gen_leads(h, self.rules, cons))
-
-    def next_active(self, s: int) -> int | None:
-        for _ in range(6):
-            s = down(s)
-            if self.active(s):
-                return s
-        return None
-
-    # -- setup -------------------------------------------------------------------------
-    def give_tributes(self, owed: Sequence[Tribute]) -> None:
-        order = {k: i for i, k in enumerate(self.rules.tribute_order)}
-        ranked = sorted(
-            enumerate(owed),
-            key=lambda it: (order[_TRIBUTE_GROUP.get(it[1].kind, it[1].kind)], it[0]),
-        )
-        received = [[0] * C.NUM_RANKS for _ in SEATS]
-        for _, t in ranked:
-            if same_team(t.giver, t.receiver) or t.giver == t.receiver:
-                continue
-            h = list(self.hands[t.giver - 1])
-            give = [0] * C.NUM_RANKS
-            left = t.count
-            for i in (I_BIG, I_SMALL, I_TWO):
-                n = min(left, h[i] - received[t.giver - 1][i])
-                give[i] += n
-                h[i] -= n
-                left -= n
-            if left and self.rules.tribute_without_legal == "highest_card":
-                for i in range(C.NUM_RANKS - 1, -1, -1):
-                    n = min(left, h[i] - received[t.giver - 1][i])
-                    give[i] += n
-                    h[i] -= n
-                    left -= n
-            n_given = sum(give)
-            if not n_given:
-                continue
-            self.hands[t.giver - 1] = tuple(h)
-            self.hands[t.receiver - 1] = C.add(self.hands[t.receiver - 1], give)
-            for i in range(C.NUM_RANKS):
-                received[t.receiver - 1][i] += give[i]
-            self.emit(
-                EventKind.TRIBUTE_GIVEN, t.giver, target=t.receiver, count=n_given, kind=t.kind
-            )
-            self.emit(
-                EventKind.TRIBUTE_GIVEN, t.giver, (t.giver, t.receiver),
-                target=t.receiver, cards=C.fmt(give),
-            )
-            if self.rules.tribute_return:
-                self.owe_return(t.receiver, t.giver, n_given)
-
-    def owe_return(self, receiver: int, giver: int, n: int) -> None:
-        # One return per (receiver, giver) pair, whatever kinds of tribute made it up.
-        for i, (r, g, c) in enumerate(self.pending_returns):
-            if (r, g) == (receiver, giver):
-                self.pending_returns[i] = (r, g, c + n)
-                return
-        self.pending_returns.append((receiver, giver, n))
-
-    def begin_play(self) -> None:
-        self.phase = Phase.PLAY
-        if self.buy_after_returns:
-            if self.rules.bie_san:
-                self.buy_rank(I_THREE)
-            if self.rules.dian_si and self.rules.remove_fours:
-                self.buy_rank(I_FOUR)
-        self.buy_after_returns = False
-        self.emit(EventKind.PLAY_STARTS, self.leader)
-        self.start_lead(self.leader)
-
-    def buy_rank(self, idx: int) -> None:
-        """买3 / 买4: a seat without the rank buys one (RULES §11)."""
-        for k in range(6):
-            b = (self.leader - 1 + k) % 6 + 1
-            if self.hands[b - 1][idx]:
-                continue
-            o = opp(b)
-            sellers = [o, down(b), up(b)]
-            seller = next((s for s in sellers if self.hands[s - 1][idx] >= 2), None)
-            free = False
-            if seller is None:
-                seller = next(
-                    (s for s in (down(down(b)), up(up(b))) if self.hands[s - 1][idx] >= 2), None
-                )
-                free = True
-            if seller is None:
-                continue
-            bh = list(self.hands[b - 1])
-            sh = list(self.hands[seller - 1])
-            sh[idx] -= 1
-            bh[idx] += 1
-            paid = None
-            if not free:
-                paid = next((i for i in (I_TWO, I_SMALL, I_BIG) if bh[i]), None)
-                if paid is None:
-                    paid = max((i for i in range(C.NUM_RANKS) if bh[i] and i != idx), default=None)
-                if paid is not None:
-                    bh[paid] -= 1
-                    sh[paid] += 1
-            self.hands[b - 1] = tuple(bh)
-            self.hands[seller - 1] = tuple(sh)
-            self.emit(
-                EventKind.BOUGHT, b, target=seller, rank=C.NOTATION[idx],
-                paid=C.NOTATION[paid] if paid is not None else None,
-            )
-
-    # -- leading -----------------------------------------------------------------------
-    def start_lead(self, s: int | None) -> None:
-        """Give the lead to ``s`` or, if it cannot lead, downstream (decision 3)."""
-        tried = 0
-        forced = False
-        while s is not None and self.phase is Phase.PLAY:
-            if not self.active(s):
-                s = self.next_active(s)
-                continue
-            if self.has_lead(s):
-                self.to_act = s
-                self.emit(EventKind.LEAD, s)
-                return
-            if s == self.burner:
-                s = self.fail_burn(s)
-                continue
-            tried += 1
-            if tried > 6:
-                if forced:
-                    break
-                # Every live seat holds only unopened 4s (and 3s): judge them all now.
-                self.judge([x for x in SEATS if x not in self.judged])
-                forced = True
-                tried = 0
-            s = self.next_active(s)
-        if self.phase is Phase.PLAY:
-            self.to_act = None
-            self.check_over(force=True)
-
-    def fail_burn(self, b: int) -> int | None:
-        """烧糊了: the burner cannot go on; it takes the lowest free place."""
-        self.status[b - 1] = SeatStatus.DEAD
-        self.bottom_order.append(b)
-        self.burn_failed.add(b)
-        self.burner = None
-        burned = self.burned
-        self.burned = None
-        self.emit(EventKind.BURN_FAILED, b, burned=burned)
-        self.check_over()
-        if burned is not None and self.active(burned):
-            return burned
-        return self.next_active(burned if burned is not None else b)
-
-    # -- actions -----------------------------------------------------------------------
-    def turn_check(self, s: int) -> None:
-        if self.to_act != s:
-            raise IllegalAction(_turn_error(self.view(), s))
-
-    def lead_checks(self, s: int, p: Play, lead: bool) -> None:
-        h = self.hands[s - 1]
-        total = sum(h)
-        r = self.rules
-        if p.base == 3 and r.bie_san and p.n != total:
-            raise IllegalAction(ErrorCode.THREE_MUST_BE_LAST)
-        if r.dian_si and s not in self.fours_free and h[I_FOUR]:
-            if p.base == 4:
-                if s not in self.fours_pending or not lead:
-                    raise IllegalAction(ErrorCode.FOURS_AFTER_KAIDIAN)
-                if p.n != h[I_FOUR]:
-                    raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
-            elif lead and s in self.fours_pending:
-                raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
-        if s == self.burner and not (p.small or p.big) and p.size != total:
-            raise IllegalAction(ErrorCode.NEEDS_JOKER_WHILE_BURNING)
-
-    def strength_check(self, p: Play) -> None:
-        top = self.top_play
-        assert top is not None
-        if beats(p, top, self.rules):
-            return
-        r = self.rules
-        big_top = top.big and not (r.mixed_jokers == "small" and top.small)
-        kills = r.kill_two_big or r.kill_three_small or r.kill_three_twos
-        if p.size != top.size and not (big_top and kills):
-            # Only the kills answer a big-joker play at another size.
-            raise IllegalAction(ErrorCode.SIZE_MISMATCH, size=top.size)
-        raise IllegalAction(ErrorCode.TOO_WEAK)
-
-    def do_play(self, s: int, p: Play) -> None:
-        self.turn_check(s)
-        if self.lead_pending:
-            # The 够死级 play lives: its trick ends before this lead (which may now have
-            # to be the 4s of a seat that just opened).
-            self.end_trick()
-            if self.phase is not Phase.PLAY or self.to_act != s:
-                raise IllegalAction(ErrorCode.NOT_YOUR_TURN)
-        lead = self.top_play is None
-        self.lead_checks(s, p, lead)
-        if not lead:
-            self.strength_check(p)
-        self.place(s, p, burn=False)
-
-    def do_burn(self, s: int, p: Play) -> None:
-        err = burn_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
-        self.lead_checks(s, p, lead=False)
-        self.strength_check(p)
-        self.place(s, p, burn=True)
-
-    def place(self, s: int, p: Play, burn: bool) -> None:
-        """Put a play on the table (answer, lead or burn) and move the turn on."""
-        prev_seat, prev_play = self.top_seat, self.top_play
-        was_to_act = self.to_act == s
-        pc = p.counts()
-        self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
-        self.played = C.add(self.played, pc)
-        self.started = True
-        if p.base == 4 and s in self.fours_pending:
-            self.fours_pending.discard(s)
-        gousi = False
-        if prev_seat is not None and prev_play is not None:
-            self.check_caught(prev_seat, s)
-            if prev_seat == self.burner:
-                self.burner = None
-                self.burned = None
-                self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
-            if (
-                not burn
-                and self.status[prev_seat - 1] is SeatStatus.OUT
-                and s == opp(prev_seat)
-                and is_gouji(p, self.rules)
-                and not self.free_play
-            ):
-                gousi = True  # 够死级: the answer to a seat that just went out
-        if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
-            self.gousi_left[s - 1] -= 1
-            gousi = True
-        if was_to_act or burn:
-            self.window = set()
-        if self.rang_by is not None:
-            if s != self.rang_by:
-                self.locked.add(self.rang_by)
-            self.rang_by = None
-            self.rang_deciding = False
-        self.top_seat, self.top_play = s, p
-        self.top_gouji = is_gouji(p, self.rules)
-        self.top_gousi = gousi
-        self.lead_pending = False
-        self.passed_since_top = set()
-        self.last_passer = None
-        self.trick_marks[s - 1] = p
-        kind = EventKind.BURNED if burn else EventKind.PLAYED
-        self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if self.phase is not Phase.PLAY:
-            return  # a 被闷 seat ranked 大落 ended the hand
-        if burn:
-            self.burner = s
-            self.burned = prev_seat
-        if not sum(self.hands[s - 1]):
-            self.go_out(s)
-            if self.phase is not Phase.PLAY:
-                return
-        if self.top_gouji and not self.free_play:
-            self.window = {
-                x for x in SEATS
-                if self.active(x) and x not in (s, opp(s)) and x not in self.locked
-            }
-        self.advance(s)
-
-    def check_caught(self, prev_seat: int, by: int) -> None:
-        """被闷: the seat whose last non-3 play was just beaten (RULES §11)."""
-        if not self.rules.bie_san or not self.active(prev_seat):
-            return
-        h = self.hands[prev_seat - 1]
-        if not h[I_THREE] or h[I_THREE] != sum(h):
-            return
-        if any(c == prev_seat for c, _ in self.caught):
-            return
-        self.caught.append((prev_seat, by))
-        self.emit(EventKind.CAUGHT, prev_seat, by=by)
-        if self.rules.men_is_last:
-            self.status[prev_seat - 1] = SeatStatus.DEAD
-            self.bottom_order.append(prev_seat)
-            self.check_over()
-
-    def do_pass(self, s: int) -> None:
-        self.turn_check(s)
-        if self.top_play is None or self.lead_pending:
-            raise IllegalAction(ErrorCode.LEAD_CANNOT_PASS)
-        self.window = set()
-        self.passed_since_top.add(s)
-        self.last_passer = s
-        if not self.free_play:
-            self.locked.add(s)
-        if self.rang_by == s:
-            self.rang_by = None
-            self.rang_deciding = False
-        self.trick_marks[s - 1] = Mark.PASS
-        self.emit(EventKind.PASSED, s)
-        self.advance(s)
-
-    def do_rang(self, s: int) -> None:
-        err = rang_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
-        self.window = set()
-        self.rang_by = s
-        self.trick_marks[s - 1] = Mark.RANG
-        self.emit(EventKind.RANGED, s)
-        self.advance(s)
-
-    def do_revolt(self, s: int) -> None:
-        err = revolt_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
-        self.status[s - 1] = SeatStatus.REVOLTED
-        self.revolters.append(s)
-        self.emit(EventKind.REVOLTED, s)
-        if len(self.revolters) >= 2:
-            self.phase = Phase.VOIDED
-            self.to_act = None
-            self.result = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
-            self.emit(EventKind.VOIDED)
-            return
-        o = opp(s)
-        if self.active(o):
-            self.gousi_left[o - 1] = 3
-        if self.to_act == s:
-            self.leader_moved_from(s)
-
-    def leader_moved_from(self, s: int) -> None:
-        self.start_lead(self.next_active(s))
-
-    def do_declare(self, s: int, pre: bool) -> None:
-        err = declare_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
-        kind = "yudian" if pre else "mingdian"
-        self.declarations = (*self.declarations, (s, kind))
-        self.emit(EventKind.DECLARED, s, target=opp(s), kind=kind)
-
-    # -- turn order --------------------------------------------------------------------
-    def may_answer(self, s: int) -> bool:
-        top = self.top_seat
-        assert top is not None
-        if self.free_play:
-            return True
-        if self.top_gousi:
-            return False
-        is_opp = s == opp(top)
-        if s in self.locked and not (is_opp and self.rules.opposite_final_say):
-            return False
-        if self.restricted():
-            return is_opp or self.headless(s)
-        return True
-
-    def next_actor(self, after: int) -> int | None:
-        top = self.top_seat
-        s = down(after)
-        while s != top:
-            if (
-                self.active(s)
-                and s not in self.passed_since_top
-                and s != self.rang_by
-                and self.may_answer(s)
-            ):
-                return s
-            s = down(s)
-        return None
-
-    def advance(self, after: int) -> None:
-        nxt = self.next_actor(after)
-        if nxt is not None:
-            self.to_act = nxt
-            return
-        top = self.top_seat
-        assert top is not None
-        if self.rang_by is not None and not self.rang_deciding and self.active(self.rang_by):
-            self.rang_deciding = True
-            self.to_act = self.rang_by
-            return
-        o = opp(top)
-        if (
-            not self.free_play
-            and self.rules.opposite_final_say
-            and self.active(o)
-            and self.last_passer != o
-            and self.may_answer(o)
-        ):
-            # 对头 has the final say: the trick ends only with the opposite's own pass.
-            self.to_act = o
-            return
-        if self.window:
-            # Nobody may answer but a burner: the play lives once its player leads again.
-            self.lead_pending = True
-            self.to_act = top if self.active(top) else self.next_active(top)
-            if self.to_act is None:
-                self.end_trick()
-            return
-        self.end_trick()
-
-    def end_trick(self) -> None:
-        w, p = self.top_seat, self.top_play
-        assert w is not None and p is not None
-        r = self.rules
-        if (
-            r.dadian
-            and not self.free_play
-            and w not in self.opened
-            and w not in self.judged
-            and opens_point(p, r)
-        ):
-            self.opened.add(w)
-            self.emit(EventKind.OPENED, w)
-            if r.dian_si and self.hands[w - 1][I_FOUR] and w not in self.fours_free:
-                self.fours_pending.add(w)
-        if w == self.burner and r.burn_success == "first_trick":
-            # 比赛: the burning play lived through its trick, so the burn has succeeded.
-            if self.burned is not None:
-                self.burn_wins.append((self.burned, w))
-            self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
-            self.burner = None
-            self.burned = None
-        self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
-        self.top_seat = self.top_play = None
-        self.top_gouji = self.top_gousi = self.lead_pending = False
-        self.locked = set()
-        self.passed_since_top = set()
-        self.last_passer = None
-        self.window = set()
-        self.rang_by = None
-        self.rang_deciding = False
-        self.trick_marks = [None] * 6
-        self.to_act = None
-        if self.phase is Phase.PLAY:
-            self.start_lead(w if self.active(w) else self.next_active(w))
-
-    # -- going out, deadlines, the end -------------------------------------------------
-    def go_out(self, s: int) -> None:
-        self.status[s - 1] = SeatStatus.OUT
-        self.out_order.append(s)
-        self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
-        if self.burner == s:
-            if self.burned is not None:
-                self.burn_wins.append((self.burned, s))
-            self.emit(EventKind.BURN_SUCCEEDED, s, burned=self.burned)
-            self.burner = None
-            self.burned = None
-        if len(self.out_order) == 1:
-            self.judge([s, opp(s)])
-        elif len(self.out_order) == 2:
-            self.judge([x for x in SEATS if x not in self.judged])
-            self.start_free_play()
-        self.check_over()
-
-    def start_free_play(self) -> None:
-        """四户乱缠: from now on no 够级 restriction, no burning, no 让, passes do not lock."""
-        self.locked = set()
-        self.window = set()
-        self.rang_by = None
-        self.rang_deciding = False
-        self.top_gousi = False
-        self.gousi_left = [0] * 6
-        if self.burner is not None:
-            self.emit(EventKind.BURN_RELEASED, self.burner, by=None)
-            self.burner = None
-            self.burned = None
-        self.emit(EventKind.FREE_PLAY)
-
-    def judge(self, seats: Iterable[int], discard: bool = True) -> None:
-        """The 开点 deadline has come for these seats (《大纲》 第二十四条)."""
-        r = self.rules
-        if not r.dadian:
-            self.judged.update(seats)
-            return
-        for s in seats:
-            if s in self.judged:
-                continue
-            self.judged.add(s)
-            if s in self.opened:
-                continue
-            self.point_failed.append(s)
-            self.emit(EventKind.POINT_FAILED, s)
-            h = self.hands[s - 1]
-            if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
-                continue
-            if r.unopened_fours == "play":
-                self.fours_free.add(s)
-                self.emit(EventKind.FOURS_FREED, s)
-                continue
-            n = h[I_FOUR]
-            gone = [0] * C.NUM_RANKS
-            gone[I_FOUR] = n
-            self.hands[s - 1] = C.sub(h, gone)
-            self.discarded = C.add(self.discarded, gone)
-            self.emit(EventKind.FOURS_DISCARDED, s, count=n)
-            if not sum(self.hands[s - 1]):
-                self.go_out(s)
-
-    def check_over(self, force: bool = False) -> None:
-        if self.phase is not Phase.PLAY:
-            return
-        live = [s for s in SEATS if self.active(s)]
-        sweep = self.sweep_team()
-        if sweep is None and len({s % 2 for s in live}) > 1 and not force:
-            return
-        self.finish(sweep)
-
-    def ranking(self) -> list[int]:
-        live = [s for s in SEATS if self.active(s)]
-        ref = self.out_order[-1] if self.out_order else self.leader
-
-        def dist(s: int) -> int:
-            return (s - ref) % 6
-
-        live.sort(key=lambda s: (sum(self.hands[s - 1]), dist(s)))
-        order = self.out_order + live + self.bottom_order[::-1]
-        for rv in self.revolters:
-            mates = [x for x in SEATS if same_team(x, rv) and x != rv]
-            at = 2 if sorted(self.out_order[:2]) == sorted(mates) else 3
-            order.insert(min(at, len(order)), rv)
-        return order
-
-    def sweep_team(self) -> str | None:
-        head = list(self.out_order)
-        for rv in self.revolters:
-            mates = [x for x in SEATS if same_team(x, rv) and x != rv]
-            if sorted(head[:2]) == sorted(mates):
-                head.insert(2, rv)
-        if len(head) >= 3 and same_team(head[0], head[1]) and same_team(head[0], head[2]):
-            return team_key(head[0])
-        return None
-
-    def finish(self, sweep: str | None) -> None:
-        r = self.rules
-        self.phase = Phase.OVER
-        self.judge([x for x in SEATS if x not in self.judged], discard=False)
-        places = self.ranking()
-        seat_points = [0] * 6
-        for i, s in enumerate(places):
-            seat_points[s - 1] = r.score_table[i]
-        teams = {"135": 0, "246": 0}
-        for s in SEATS:
-            teams[team_key(s)] += seat_points[s - 1]
-        if sweep is not None:
-            teams = {k: v * r.sweep_multiplier for k, v in teams.items()}
-        if r.scoring == "competition":
-            for winner, loser in self.bonus_events():
-                teams[team_key(winner)] += 1
-                teams[team_key(loser)] -= 1
-        if r.positive_only and teams["135"] != teams["246"]:
-            low = "135" if teams["135"] < teams["246"] else "246"
-            teams[low] = 0
-        tributes = self.owed_tributes(places, sweep) if r.tribute else ()
-        self.result = HandResult(
-            places=tuple(places),
-            team_scores=(teams["135"], teams["246"]),
-            seat_points=tuple(seat_points),
-            sweep_team=sweep,
-            tributes=tributes,
-        )
-        self.phase = Phase.OVER
-        self.to_act = None
-        self.window = set()
-        self.lead_pending = False
-        self.emit(
-            EventKind.HAND_OVER, places=tuple(places), team_scores=(teams["135"], teams["246"]),
-            sweep=sweep,
-        )
-
-    def bonus_events(self) -> list[tuple[int, int]]:
-        """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
-        out = [(opp(f), f) for f in self.point_failed]
-        out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(w, b) for b, w in self.burn_wins if not same_team(w, b)]
-        return out
-
-    def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
-        r = self.rules
-        if sweep is not None and r.sweep_tribute == "redeal":
-            return ()
-        out: list[Tribute] = []
-        out += [Tribute(c, by, 1, "men") for c, by in self.caught]
-        out += [Tribute(burned, burner, 1, "burn") for burned, burner in self.burn_wins]
-        if r.dadian:
-            out += [Tribute(f, opp(f), 1, "point") for f in self.point_failed]
-            for d, kind in self.declarations:
-                target = opp(d)
-                right = target not in self.opened
-                giver, receiver = (target, d) if right else (d, target)
-                out.append(Tribute(giver, receiver, STAKES[kind], kind))
-        if sweep is not None:
-            out += [Tribute(s, opp(s), 1, "sweep") for s in SEATS if team_key(s) != sweep]
-        elif len(places) == 6:
-            out.append(Tribute(places[5], places[0], 2, "luo"))
-            out.append(Tribute(places[4], places[1], 1, "luo"))
-        order = {k: i for i, k in enumerate(r.tribute_order)}
-        kept = [t for t in out if not same_team(t.giver, t.receiver)]
-        kept.sort(key=lambda t: order[_TRIBUTE_GROUP.get(t.kind, t.kind)])
-        return tuple(kept)
 
 
 def replace_rules(state: HandState, rules: Rules) -> HandState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Counts
-from .game import count_answer
+from .queries import count_answer
 from .state import SEATS, HandResult, HandState, Mark, Phase, SeatStatus, same_team
 
 

@@ -774,9 +774,9 @@ class TableManager:
                 data=res,
             )
         )
-        s = t.settings
-        done = (s.match_hands and t.match.hand_no >= s.match_hands) or (
-            s.target_score and max(abs(x) for x in t.match.totals) >= s.target_score
+        cfg = t.settings
+        done = (cfg.match_hands and t.match.hand_no >= cfg.match_hands) or (
+            cfg.target_score and max(abs(x) for x in t.match.totals) >= cfg.target_score
         )
         if done:
             self._end_match(t, outs, stopped=False)

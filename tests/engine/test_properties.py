@@ -126,11 +126,11 @@ def test_every_preset_plays_whole_hands() -> None:
 
 
 def test_work_copy_round_trips_every_field() -> None:
-    from bot.engine.game import _Work
+    from bot.engine.transition import Transition
 
     final, log = random_hand("qingdao", 5)
     state, _ = new_hand(make_rules("qingdao"), 5)
     for seat, action in log[: len(log) // 2]:
         state, _ = apply(state, seat, action)
-    assert _Work(state).freeze(count_step=False) == state
-    assert _Work(final).freeze(count_step=False) == final
+    assert Transition(state).freeze(count_step=False) == state
+    assert Transition(final).freeze(count_step=False) == final

@@ -1,0 +1,134 @@
+"""Questions about a hand state that never change it: whose turn, what is refused and why.
+
+Shared by the public queries in ``game`` and the transitions in ``transition``.
+"""
+
+from __future__ import annotations
+
+from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO
+from .errors import ErrorCode
+from .movegen import Constraints, FoursMode
+from .state import HandState, SeatStatus, opp, up
+
+
+def constraints(state: HandState, seat: int) -> Constraints:
+    h = state.hands[seat - 1]
+    fours: FoursMode = "free"
+    if state.rules.dian_si and h[I_FOUR] and seat not in state.fours_free:
+        fours = "must" if seat in state.fours_pending else "forbid"
+    return Constraints(fours=fours, need_joker=state.burner == seat)
+
+
+def is_lead(state: HandState) -> bool:
+    return state.top_play is None or state.lead_pending
+
+
+def burn_error(state: HandState, seat: int) -> ErrorCode | None:
+    """Why the seat may not burn now (None if it may, given cards that beat the top)."""
+    top_seat = state.top_seat
+    if (
+        state.top_play is None
+        or top_seat is None
+        or not state.top_gouji
+        or state.free_play
+        or seat in (top_seat, opp(top_seat))
+    ):
+        return ErrorCode.BURN_NOT_ALLOWED
+    if seat in state.locked:
+        return ErrorCode.PASSED_THIS_TRICK
+    if seat not in state.window:
+        return ErrorCode.BURN_NOT_ALLOWED
+    h = state.hands[seat - 1]
+    distinct = sum(1 for i in range(12) if h[i])
+    if distinct - (h[I_SMALL] + h[I_BIG]) > state.rules.burn_limit:
+        return ErrorCode.BURN_FORMULA
+    if state.rules.burn_requires_kaidian and seat not in state.opened:
+        return ErrorCode.BURN_NEEDS_KAIDIAN
+    return None
+
+
+def rang_error(state: HandState, seat: int) -> ErrorCode | None:
+    if (
+        not state.rules.rang
+        or state.free_play
+        or state.top_seat is None
+        or state.lead_pending
+        or state.top_gouji
+        or state.top_seat != opp(seat)
+        or state.rang_by is not None
+    ):
+        return ErrorCode.RANG_NOT_ALLOWED
+    if state.to_act != seat:
+        return turn_error(state, seat)
+    before: list[int] = []
+    s = up(seat)
+    while len(before) < 2 and s != seat:
+        if state.is_active(s) or s == state.top_seat:
+            before.append(s)
+        s = up(s)
+    if len(before) < 2 or any(b not in state.passed_since_top for b in before):
+        return ErrorCode.RANG_NOT_ALLOWED
+    return None
+
+
+def revolt_error(state: HandState, seat: int) -> ErrorCode | None:
+    r = state.rules
+    if r.revolution == "off" or state.started or seat in state.revolters:
+        return ErrorCode.REVOLT_NOT_ALLOWED
+    h = state.hands[seat - 1]
+    if h[I_TWO] or h[I_SMALL] or h[I_BIG]:
+        return ErrorCode.REVOLT_NOT_ALLOWED
+    if r.revolution == "no_hua_qian_34" and (h[I_THREE] or h[I_FOUR]):
+        return ErrorCode.REVOLT_NOT_ALLOWED
+    return None
+
+
+def declare_error(state: HandState, seat: int) -> ErrorCode | None:
+    if (
+        not state.rules.dadian
+        or state.started
+        or any(d == seat for d, _ in state.declarations)
+        or not state.is_active(opp(seat))
+    ):
+        return ErrorCode.DECLARE_NOT_ALLOWED
+    return None
+
+
+def count_answer(state: HandState, target: int) -> tuple[str, int | None]:
+    """报户: ("exact", n), ("not_enough", None) — 不够报 — or ("out", None)."""
+    if not state.is_active(target):
+        return ("out", None) if state.status[target - 1] is not SeatStatus.OUT else ("exact", 0)
+    n = sum(state.hands[target - 1])
+    rule = state.rules.count_rule
+    if rule == "always" or (rule == "ask_le10" and n <= 10) or (rule == "ask_lt10" and n < 10):
+        return ("exact", n)
+    return ("not_enough", None)
+
+
+def turn_error(state: HandState, seat: int) -> ErrorCode:
+    if is_lead(state) or state.top_seat is None:
+        return ErrorCode.NOT_YOUR_TURN
+    is_opp = seat == opp(state.top_seat)
+    if (
+        not state.free_play
+        and seat in state.locked
+        and not (is_opp and state.rules.opposite_final_say)
+    ):
+        return ErrorCode.PASSED_THIS_TRICK
+    if (
+        not state.top_gousi
+        and restricted(state)
+        and not (is_opp or state.headless(seat))
+    ):
+        return ErrorCode.GOUJI_OPPOSITE_ONLY
+    return ErrorCode.NOT_YOUR_TURN
+
+
+def restricted(state: HandState) -> bool:
+    """A 够级牌 on top that only its opposite (and 无头 seats) may answer."""
+    return (
+        state.top_gouji
+        and not state.free_play
+        and state.top_seat is not None
+        and not state.headless(state.top_seat)
+    )
