@@ -5,10 +5,12 @@ from .cards import Counts, Rank, fmt, parse
 from .errors import ErrorCode, GoujiError, IllegalAction, RulesError
 from .events import Event, EventKind
 from .game import (
+    OptionGroup,
     apply,
     from_hands,
     legal_actions,
     legal_burns,
+    legal_options,
     legal_plays,
     new_hand,
     next_leader,
@@ -30,6 +32,7 @@ __all__ = [
     "HandResult",
     "HandState",
     "IllegalAction",
+    "OptionGroup",
     "Phase",
     "Play",
     "Rank",
@@ -46,6 +49,7 @@ __all__ = [
     "is_pure_gouji",
     "legal_actions",
     "legal_burns",
+    "legal_options",
     "legal_plays",
     "make_rules",
     "new_hand",

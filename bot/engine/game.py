@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from . import cards as C
 from .actions import Action, ActionKind
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
-from .movegen import gen_answers, gen_leads
+from .movegen import gen_answers, gen_leads, group_by_rank_and_size
 from .plays import Play, classify
 from .queries import (
     burn_error,
@@ -38,6 +38,7 @@ __all__ = [
     "from_hands",
     "legal_actions",
     "legal_burns",
+    "legal_options",
     "legal_plays",
     "new_hand",
     "next_leader",
@@ -84,10 +85,47 @@ def new_hand(
 
 
 def from_hands(
-    rules: Rules, hands: Sequence[Counts], leader: int, owed: Sequence[Tribute] = ()
+    rules: Rules,
+    hands: Sequence[Counts],
+    leader: int,
+    owed: Sequence[Tribute] = (),
+    buy: bool = False,
+    pre_points: Iterable[int] = (),
 ) -> tuple[HandState, list[Event]]:
-    """A hand from fixed hands (scenarios): tributes ``owed`` are given, no 买3."""
-    return _setup(rules, tuple(hands), leader, owed, False, (), [])
+    """A hand from fixed hands (scenarios): tributes ``owed`` are given; 买3 only if ``buy``."""
+    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
+    return _setup(rules, tuple(hands), leader, owed, buy, declarations, [])
+
+
+@dataclass(frozen=True, slots=True)
+class OptionGroup:
+    """The compact form of legal plays: one base rank at one size, and its variants.
+
+    ``variants`` lists the (2s added, small jokers, big jokers) choices; a chat UI pages
+    through base ranks, then sizes, then variants.
+    """
+
+    kind: ActionKind  # PLAY or BURN
+    base: int  # 3..14, 15 for 2s alone, 0 for jokers alone
+    size: int
+    variants: tuple[tuple[int, int, int], ...]
+
+    def plays(self) -> list[Play]:
+        n = {v: self.size - sum(v) for v in self.variants}
+        return [Play(self.base, n[v], *v) for v in self.variants]
+
+
+def legal_options(state: HandState, seat: int) -> list[OptionGroup]:
+    """Every legal play and burn of the seat, grouped by (kind, base rank, size)."""
+    out: list[OptionGroup] = []
+    for kind, plays in (
+        (ActionKind.PLAY, legal_plays(state, seat)),
+        (ActionKind.BURN, legal_burns(state, seat)),
+    ):
+        for (base, size), group in sorted(group_by_rank_and_size(plays).items()):
+            variants = tuple(sorted((p.twos, p.small, p.big) for p in group))
+            out.append(OptionGroup(kind, base, size, variants))
+    return out
 
 
 def _setup(
