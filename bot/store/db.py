@@ -160,25 +160,23 @@ class Store:
             rows = await cur.fetchall()
         return [json.loads(r[0]) for r in rows]
 
+    _STATS = "SELECT user_id, name, hands, firsts, lasts, points FROM player_stats "
+
     async def leaderboard(self, group_key: str, limit: int = 10) -> list[PlayerStats]:
-        async with self.db.execute(
-            "SELECT user_id, name, hands, firsts, lasts, points FROM player_stats "
+        """The group's players by points (then 头科 count, then fewer hands)."""
+        return await self._stats(
             "WHERE group_key = ? ORDER BY points DESC, firsts DESC, hands ASC, name LIMIT ?",
             (group_key, limit),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [
-            PlayerStats(str(a), str(b), int(c), int(d), int(e), int(f))
-            for a, b, c, d, e, f in rows
-        ]
+        )
 
     async def player(self, group_key: str, user_id: str) -> PlayerStats | None:
-        async with self.db.execute(
-            "SELECT user_id, name, hands, firsts, lasts, points FROM player_stats "
-            "WHERE group_key = ? AND user_id = ?",
-            (group_key, user_id),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return PlayerStats(str(row[0]), str(row[1]), *(int(x) for x in row[2:]))
+        rows = await self._stats("WHERE group_key = ? AND user_id = ?", (group_key, user_id))
+        return rows[0] if rows else None
+
+    async def _stats(self, where: str, args: tuple[Any, ...]) -> list[PlayerStats]:
+        async with self.db.execute(self._STATS + where, args) as cur:
+            rows = await cur.fetchall()
+        return [
+            PlayerStats(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]))
+            for r in rows
+        ]
