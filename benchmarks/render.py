@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     fresh, _ = new_hand(make_rules("dagang"), 7)  # 36 cards
     hand_view = seat_view(fresh, 3)
     highlight = tuple(min(n, 2) if i == 10 else 0 for i, n in enumerate(hand_view.hand))
-    mid = public_view(sample_state("weifang", 4, 301))
-    over = sample_state("qingdao", 1, None)
+    mid = public_view(sample_state("weifang", 1, 337))
+    over = sample_state("qingdao", 7, None)
     assert over.result is not None
     result = over.result
 

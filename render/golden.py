@@ -1,0 +1,134 @@
+"""Golden images: fixed states rendered to PNG, checked by tests/render/test_golden.py.
+
+Regenerate after an intended visual change (then look at every image before committing)::
+
+    python -m render.golden            # writes tests/render/golden/*.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image
+
+from bot.engine.game import legal_plays, new_hand
+from bot.engine.rules import make_rules
+from bot.engine.state import HandResult, HandState
+from bot.engine.views import public_view, seat_view
+
+from .hand import render_hand
+from .result import render_result
+from .samples import SAMPLE_NAMES, burn_scenario, play, sample_state, step
+from .style import to_png
+from .table import render_table
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "render" / "golden"
+
+
+def _largest_play(state: HandState) -> tuple[HandState, int, tuple[int, ...]]:
+    """The first state from ``state`` on where the seat to act has a play, that seat, and
+    its largest play (what a UI would highlight as a suggestion)."""
+    rng = random.Random(0)
+    while True:
+        seat = state.to_act
+        plays = legal_plays(state, seat) if seat is not None else []
+        if plays and seat is not None:
+            best = max(plays, key=lambda p: (p.size, p.base))
+            return state, seat, best.counts()
+        nxt = step(state, rng)
+        if nxt is None:
+            raise ValueError("no state with a play")
+        state = nxt
+
+
+def _hand_fresh() -> Image.Image:
+    state, _ = new_hand(make_rules("dagang"), 7)
+    return render_hand(seat_view(state, 3), name=SAMPLE_NAMES[2], autoplay=True)
+
+
+def _hand_highlight_en() -> Image.Image:
+    state, seat, cards = _largest_play(sample_state("qingdao", 2, 60))
+    return render_hand(seat_view(state, seat), "en", highlight=cards, name=SAMPLE_NAMES[seat - 1])
+
+
+def _hand_out_with_mates() -> Image.Image:
+    # qingdao shows teammates' hands (看牌) to a seat that has played out.
+    state = sample_state("qingdao", 2, 290)
+    seat = state.out_order[0]
+    return render_hand(seat_view(state, seat), name=SAMPLE_NAMES[seat - 1], mate_names=SAMPLE_NAMES)
+
+
+def _table_trick() -> Image.Image:
+    return render_table(public_view(sample_state("dagang", 1, 147)), SAMPLE_NAMES, 3, autoplay={2})
+
+
+def _table_burn() -> Image.Image:
+    return render_table(public_view(burn_scenario()), SAMPLE_NAMES, 1)
+
+
+def _table_late_en() -> Image.Image:
+    view = public_view(sample_state("weifang", 1, 337))
+    return render_table(view, SAMPLE_NAMES, 5, "en", autoplay={4})
+
+
+def _table_over() -> Image.Image:
+    return render_table(public_view(sample_state("dazhong", 1, None)), SAMPLE_NAMES, 2)
+
+
+def _result_sweep() -> Image.Image:
+    state = sample_state("qingdao", 7, None)
+    assert state.result is not None
+    return render_result(
+        state.result, SAMPLE_NAMES, (12, -12), hand_no=3, preset="qingdao", sweep_multiplier=2
+    )
+
+
+def _result_en() -> Image.Image:
+    state, _ = new_hand(make_rules("dagang"), 5)
+    state = play(state, random.Random("sample:dagang:5"))
+    assert state.result is not None
+    return render_result(state.result, SAMPLE_NAMES, None, "en", hand_no=1, preset="dagang")
+
+
+def _result_voided() -> Image.Image:
+    voided = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
+    return render_result(voided, SAMPLE_NAMES, (4, -4), hand_no=7, preset="dagang")
+
+
+CASES: dict[str, Callable[[], Image.Image]] = {
+    "hand_fresh": _hand_fresh,
+    "hand_highlight_en": _hand_highlight_en,
+    "hand_out_with_mates": _hand_out_with_mates,
+    "table_trick": _table_trick,
+    "table_burn": _table_burn,
+    "table_late_en": _table_late_en,
+    "table_over": _table_over,
+    "result_sweep": _result_sweep,
+    "result_en": _result_en,
+    "result_voided": _result_voided,
+}
+
+
+def regenerate(out_dir: Path = GOLDEN_DIR) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, make in CASES.items():
+        path = out_dir / f"{name}.png"
+        path.write_bytes(to_png(make()))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Regenerate the golden render images.")
+    ap.add_argument("--out", type=Path, default=GOLDEN_DIR)
+    args = ap.parse_args(argv)
+    for path in regenerate(args.out):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
