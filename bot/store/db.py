@@ -123,8 +123,14 @@ class Store:
             rows = await cur.fetchall()
         return [(int(s), json.loads(a)) for s, a in rows]
 
-    async def drop_actions(self, table_key: str) -> None:
-        await self.db.execute("DELETE FROM actions WHERE table_key = ?", (table_key,))
+    async def drop_actions(self, table_key: str, before_deal: int | None = None) -> None:
+        """Forget logged actions of a table (all, or of deals before ``before_deal``)."""
+        if before_deal is None:
+            await self.db.execute("DELETE FROM actions WHERE table_key = ?", (table_key,))
+        else:
+            await self.db.execute(
+                "DELETE FROM actions WHERE table_key = ? AND deal_no < ?", (table_key, before_deal)
+            )
         await self.db.commit()
 
     # -- finished hands and stats -------------------------------------------------------

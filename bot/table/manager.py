@@ -123,6 +123,7 @@ class Table:
     pending_records: list[tuple[dict[str, Any], list[tuple[str, str, int, int]]]] = field(
         default_factory=list
     )
+    stored_deal: int | None = None  # the deal whose actions the store holds
     dirty: bool = True
 
     @property
@@ -221,13 +222,23 @@ class TableManager:
         count = 0
         for key, record in await self.store.live_tables():
             table = self._table_from_json(record)
+            table.stored_deal = table.deal_no
             if table.status is TableStatus.PLAYING and table.rules is not None:
                 actions = await self.store.load_actions(key, table.deal_no)
                 rules, seed = table.rules, table.hand_seed
-                state, _ = new_hand(rules, seed, table.hand_leader, table.hand_owed)
-                for seat, raw in actions:
-                    state, _ = apply(state, seat, Action.from_json(raw))
-                    table.log.append((seat, Action.from_json(raw)))
+                try:
+                    state, _ = new_hand(rules, seed, table.hand_leader, table.hand_owed)
+                    for seat, raw in actions:
+                        action = Action.from_json(raw)
+                        state, _ = apply(state, seat, action)
+                        table.log.append((seat, action))
+                except GoujiError as err:
+                    # A log that no longer replays (e.g. rules changed underneath): close the
+                    # table rather than invent a state.
+                    log.error("table %s could not be rebuilt: %s", key, err.code.value)
+                    table.status = TableStatus.FINISHED
+                    await self.store.save_table(key, table.to_json(), False)
+                    continue
                 table.state = state
                 table.saved = len(table.log)
             self.tables[key] = table
@@ -1048,6 +1059,11 @@ class TableManager:
             t.saved = len(t.log)
             t.pending_records.clear()
             return
+        if t.stored_deal != t.deal_no:
+            # A new table at this chat, or a new deal: earlier actions are of no further use
+            # (finished hands keep their full record in the hands table).
+            await self.store.drop_actions(t.key, None if t.stored_deal is None else t.deal_no)
+            t.stored_deal = t.deal_no
         new = [
             (t.deal_no, i, seat, action.to_json())
             for i, (seat, action) in enumerate(t.log[t.saved :], start=t.saved)

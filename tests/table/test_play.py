@@ -231,3 +231,23 @@ async def test_restart_mid_hand_resumes_and_conserves_cards(tmp_path: Path, cloc
     assert [p.user_id for p in board] == [ME.user_id] and board[0].hands == 1
     assert len(await store2.finished_hands(CHAT.group_key)) == 1
     await store2.close()
+
+
+async def test_a_new_table_in_the_same_chat_starts_a_clean_log(tmp_path: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    from bot.table import StopMatch
+
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    await store.open()
+    m = TableManager(store=store, clock=clock, seed_source=lambda: 41)
+    await start_one_human(m)
+    await wait_for_my_turn(m, clock)
+    assert (await m.handle(StopMatch(chat=CHAT, actor=ME))).ok
+    await start_one_human(m)  # a fresh table, deal 1 again, fewer actions so far
+    await store.close()
+    store2 = Store(db)
+    await store2.open()
+    m2 = TableManager(store=store2, clock=clock)
+    assert await m2.load() == 1
+    assert m2.tables[CHAT.key].log == m.tables[CHAT.key].log
+    await store2.close()
