@@ -251,3 +251,23 @@ async def test_a_new_table_in_the_same_chat_starts_a_clean_log(tmp_path: Path, c
     assert await m2.load() == 1
     assert m2.tables[CHAT.key].log == m.tables[CHAT.key].log
     await store2.close()
+
+
+async def test_group_notices_never_carry_a_private_hand(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
+    m, rec = make_manager(seed=51)
+    await start_one_human(m, match_hands=2)
+    t = m.tables[CHAT.key]
+    await m.handle(SetAutoplay(chat=CHAT, actor=ME, on=True))
+    for _ in range(100):
+        if t.status is TableStatus.FINISHED:
+            break
+        clock.advance(15)
+        await m.poll_timers()
+    notices = [o for o in rec.outs if o.kind is OutKind.NOTICE]
+    assert any(o.key == "ev_tribute_given" for o in notices)  # hand 2 starts with tribute
+    public_card_keys = {"ev_played", "ev_burned", "ev_trick_won"}  # cards on the table
+    for o in notices:
+        params = dict(o.params)
+        if o.key not in public_card_keys:
+            assert "cards" not in params, o
+        assert "hand" not in params and "visible_to" not in params
