@@ -31,12 +31,12 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (mid - half, mid + half)
 
 
-def run(hands: int, seed: int) -> tuple[int, int, int, float]:
-    """(wins, ties, losses, seconds) of the heuristic team over ``hands`` hands."""
+def run(hands: int, seed: int) -> tuple[int, int, int, int, float]:
+    """(wins, ties, losses, score margin, seconds) of the heuristic team over ``hands``."""
     rules = make_rules("dagang")
     heuristic: Policy = HeuristicPolicy(rules)
     random_seat: Policy = RandomPolicy()
-    wins = ties = losses = 0
+    wins = ties = losses = margin = 0
     t0 = time.perf_counter()
     for i in range(hands):
         team = i % 2  # 0: heuristic at 1-3-5, 1: heuristic at 2-4-6
@@ -46,13 +46,14 @@ def run(hands: int, seed: int) -> tuple[int, int, int, float]:
         result = log.state.result
         assert result is not None
         score = result.team_scores[team]
+        margin += score - result.team_scores[1 - team]
         if score > 0:
             wins += 1
         elif score == 0:
             ties += 1
         else:
             losses += 1
-    return wins, ties, losses, time.perf_counter() - t0
+    return wins, ties, losses, margin, time.perf_counter() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,12 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    wins, ties, losses, seconds = run(args.hands, args.seed)
+    wins, ties, losses, margin, seconds = run(args.hands, args.seed)
     n = wins + ties + losses
     rate = wins / n if n else 0.0
     lo, hi = wilson(wins, n)
     print(f"hands {n}: heuristic team won {wins}, tied {ties}, lost {losses}")
     print(f"win rate {rate:.3f} (95% Wilson CI {lo:.3f}-{hi:.3f})")
+    print(f"mean score margin {margin / max(n, 1):+.2f} points a hand")
     print(f"time per hand {seconds / max(n, 1) * 1000:.1f} ms (total {seconds:.1f} s)")
     print(f"heuristic_vs_random_win_rate {rate:.3f}")
     return 0

@@ -9,7 +9,7 @@ order in which a whole hand asks them.
 from .base import Policy, PolicyError, Role, decide, is_mandatory, options, role_of
 from .heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, Weights
 from .random_policy import RandomPolicy
-from .selfplay import HandLog, burn_order, play_hand
+from .selfplay import HandLog, StalledHand, burn_order, play_hand
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -19,6 +19,7 @@ __all__ = [
     "PolicyError",
     "RandomPolicy",
     "Role",
+    "StalledHand",
     "Weights",
     "burn_order",
     "decide",

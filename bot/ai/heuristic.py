@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_THREE, I_TWO
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play
-from ..engine.rules import Rules, make_rules
+from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
+from ..engine.rules import Rules
 from ..engine.state import SeatStatus, opp, same_team
 from ..engine.views import SeatView
-from .hand import jokers, minus, play_of, plays_needed, runs_out_burning
+from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
 from .tribute import pick_return
 
 Choice = tuple[Action, Play]
@@ -29,13 +29,16 @@ class Weights:
     two: float = 5.0
     small: float = 9.0
     big: float = 12.0
+    joker_set: float = 4.0  # a play of jokers alone, on top of what its jokers cost
     split: float = 5.0  # leaving part of a rank behind: the rest still needs its own play
     answer_plain: float = 16.0  # any answer from plain cards is worth the trick
     answer_gouji: float = 22.0  # the opposite's 够级牌 is worth a 2 or so
-    urgent: float = 30.0  # stop an opponent about to go out (or go out ourselves)
+    urgent: float = 40.0  # stop an opponent about to go out (or go out ourselves)
     near_out: int = 4  # "about to go out": this many cards or fewer
+    multi: float = 1.0  # per card (up to 4) of a lead: bigger sets are harder to answer
     block: float = 8.0  # lead a set bigger than a short opponent's whole hand
     feed: float = 6.0  # lead a set the size of a short teammate's hand
+    last_big: float = 20.0  # under 憋三: spending the last big (else small) joker early
     revolt_max_gouji: int = 1  # revolt only with at most this many 够级-sized ranks
 
 
@@ -45,8 +48,7 @@ DEFAULT_WEIGHTS = Weights()
 class HeuristicPolicy:
     """A sensible, fast, deterministic player (it never needs the rng).
 
-    ``rules`` defaults to the view's preset; pass the table's Rules when switches were
-    flipped, since the view carries only the preset name.
+    ``rules`` defaults to the table's rules as the public view shows them.
     """
 
     def __init__(self, rules: Rules | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
@@ -63,7 +65,7 @@ class HeuristicPolicy:
         if returns:
             return pick_return(view.hand, returns, rules)
         revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
-        if revolt is not None and self._wants_revolt(view):
+        if revolt is not None and self._wants_revolt(view, rules):
             return revolt
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
         plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
@@ -77,17 +79,14 @@ class HeuristicPolicy:
     def _rules(self, view: SeatView) -> Rules:
         if self.rules is not None:
             return self.rules
-        preset = view.public.preset
-        if preset not in self._by_preset:
-            self._by_preset[preset] = make_rules(preset)
-        return self._by_preset[preset]
+        return view.public.rules
 
     # -- costs ------------------------------------------------------------------------
     def cost(self, p: Play, hand: Sequence[int]) -> float:
         """How much of the hand's strength a play spends (lower is cheaper)."""
         w = self.w
         if p.base == JOKERS_BASE:
-            rank = 13.0
+            rank = w.joker_set
         elif p.base == TWOS_BASE:
             rank = 12.0 + w.two * (p.n - 1)
         else:
@@ -132,7 +131,7 @@ class HeuristicPolicy:
 
         def score(c: Choice) -> float:
             p = c[1]
-            s = self.cost(p, hand)
+            s = self.cost(p, hand) - w.multi * min(p.size, 4)
             if opp_n is not None and p.size > opp_n:
                 s -= w.block  # an opponent this short cannot answer a bigger set
             if mate_n is not None and mate_n <= w.near_out and p.size == mate_n:
@@ -154,12 +153,10 @@ class HeuristicPolicy:
     def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
         # One joker per play stretches the jokers over the most groups; a big one first
         # since nobody can beat it, so the burn is not released.
-        def key(c: Choice) -> tuple[int, int, int, float]:
+        def key(c: Choice) -> tuple[int, bool, int, int, int]:
             p = c[1]
-            whole = 0 if p.base == JOKERS_BASE or p.base == TWOS_BASE else int(
-                p.n == hand[p.base - 3]
-            )
-            return (p.jokers, -whole, p.twos, -p.big + p.base / 100)
+            whole = 0 < p.base < TWOS_BASE and p.n == hand[p.base - 3]
+            return (p.jokers, not whole, p.twos, -p.big, p.base)
 
         return min(plays, key=key)[0]
 
@@ -171,15 +168,31 @@ class HeuristicPolicy:
         if top is None or same_team(top, me) or not plays:
             return passing  # never take a trick from a teammate unless it ends our hand
         hand = view.hand
-        best = min(plays, key=lambda c: self.cost(c[1], hand))
-        cost = self.cost(best[1], hand)
+
+        def cost_of(c: Choice) -> float:
+            return self.cost(c[1], hand) + self._keep_for_threes(c[1], hand, rules)
+
+        best = min(plays, key=cost_of)
+        cost = cost_of(best)
         limit = self.w.answer_plain
         if pub.top_gouji and top == opp(me):
             limit = self.w.answer_gouji
-        rest = minus(hand, best[0].cards or hand)
+        rest = minus(hand, best[1].counts())
         if self._near_out(view, top) or plays_needed(rest, rules) <= 1:
             limit = self.w.urgent
         return best[0] if cost <= limit else passing
+
+    def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
+        """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
+        if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
+            return 0.0
+        if hand[I_BIG]:
+            spent = p.big >= hand[I_BIG]
+        elif hand[I_SMALL]:
+            spent = p.small >= hand[I_SMALL]
+        else:
+            return 0.0
+        return self.w.last_big if spent else 0.0
 
     def _near_out(self, view: SeatView, seat: int) -> bool:
         pub = view.public.seats[seat - 1]
@@ -199,20 +212,20 @@ class HeuristicPolicy:
         if rules.burn_success == "first_trick":
             ok = burns  # the burning play wins the trick outright
         else:
-            ok = [c for c in burns if runs_out_burning(minus(hand, c[0].cards or hand), rules)]
+            ok = [c for c in burns if runs_out_burning(minus(hand, c[1].counts()), rules)]
         if not ok:
             return None
         return min(ok, key=lambda c: self.cost(c[1], hand))[0]
 
     # -- before play ------------------------------------------------------------------
-    def _wants_revolt(self, view: SeatView) -> bool:
+    def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
         # A second revolt voids the hand: nobody gains from that.
         if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
             return False
         hand = view.hand
         if hand[I_TWO] or jokers(hand):
             return False
-        sizes = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
-        gouji = sum(1 for r, n in sizes.items() if hand[r - 3] >= n)
+        # 够级-sized ranks are what wins tricks without 2s or jokers.
+        gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
         return gouji <= self.w.revolt_max_gouji
 

@@ -20,6 +20,10 @@ from .base import Policy, decide
 MAX_ACTIONS = 5000  # far above any real hand; a guard against a stalled loop
 
 
+class StalledHand(RuntimeError):
+    """The engine left a hand where the seat that must act has no legal action."""
+
+
 @dataclass
 class HandLog:
     state: HandState
@@ -51,12 +55,13 @@ def play_hand(
     burn_asked: set[tuple[int, int]] = set()  # (state step, seat): one chance per window
     while not log.state.over:
         if len(log.actions) > MAX_ACTIONS:
-            raise RuntimeError("hand did not finish")
+            raise StalledHand(f"no end after {MAX_ACTIONS} actions")
         st = log.state
         if st.phase is Phase.RETURN_TRIBUTE:
             seat = st.pending_returns[0][0]
             action = decide(st, seat, policies[seat - 1], rng)
-            assert action is not None  # mandatory: decide raises rather than decline
+            if action is None:
+                raise StalledHand(f"seat {seat} owes a return but has no legal one")
             _step(log, seat, action)
             continue
         if not st.started and not pre_asked:
@@ -69,7 +74,8 @@ def play_hand(
             continue
         burned = False
         for seat in burn_order(st):
-            if (st.step, seat) in burn_asked:
+            # The seat to act (a 无头 seat may be in the window too) burns on its turn.
+            if (st.step, seat) in burn_asked or seat == st.to_act:
                 continue
             burn_asked.add((st.step, seat))
             choice = decide(st, seat, policies[seat - 1], rng)
@@ -80,9 +86,9 @@ def play_hand(
         if burned:
             continue
         actor = st.to_act
-        if actor is None:
-            raise RuntimeError(f"no seat to act in phase {st.phase}")
-        action = decide(st, actor, policies[actor - 1], rng)
-        assert action is not None
+        action = None if actor is None else decide(st, actor, policies[actor - 1], rng)
+        if actor is None or action is None:
+            # Only the engine can cause this: a hand nobody can move on.
+            raise StalledHand(f"step {st.step}: seat {actor} is to act with no legal action")
         _step(log, actor, action)
     return log

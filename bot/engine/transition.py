@@ -570,12 +570,15 @@ class Transition:
             self.to_act = o
             return
         if self.window:
-            # Nobody may answer but a burner: the play lives once its player leads again.
-            self.lead_pending = True
-            self.to_act = top if self.active(top) else self.next_active(top)
-            if self.to_act is None:
-                self.end_trick()
-            return
+            # Nobody may answer but a burner: the play lives once the next leader leads.
+            # Who that is depends on the trick's end (开点, 4s, a failed burn, no legal
+            # lead), so ask a copy that ends it now.
+            probe = Transition(self.view())
+            probe.end_trick()
+            if probe.phase is Phase.PLAY and probe.to_act is not None:
+                self.lead_pending = True
+                self.to_act = probe.to_act
+                return
         self.end_trick()
 
     def end_trick(self) -> None:

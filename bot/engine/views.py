@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Counts
 from .queries import count_answer
+from .rules import Rules
 from .state import SEATS, HandResult, HandState, Mark, Phase, SeatStatus, same_team
 
 
@@ -26,6 +27,7 @@ class SeatPublic:
 @dataclass(frozen=True, slots=True)
 class PublicView:
     preset: str
+    rules: Rules
     phase: Phase
     leader: int
     to_act: int | None
@@ -37,6 +39,8 @@ class PublicView:
     out_order: tuple[int, ...]
     result: HandResult | None
     step: int
+    leading: bool  # the seat to act leads (nothing to answer)
+    played: Counts  # every card played so far this hand (public: they were on the table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,7 @@ def public_view(state: HandState) -> PublicView:
         )
     return PublicView(
         preset=state.rules.preset,
+        rules=state.rules,
         phase=state.phase,
         leader=state.leader,
         to_act=state.to_act,
@@ -100,6 +105,8 @@ def public_view(state: HandState) -> PublicView:
         out_order=state.out_order,
         result=state.result,
         step=state.step,
+        leading=state.top_play is None or state.lead_pending,
+        played=state.played,
     )
 
 
