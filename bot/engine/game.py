@@ -276,7 +276,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     elif kind is ActionKind.WAIVE:
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
-        w.gousi_left[seat - 1] = 0
+        w.set_gousi(seat, 0)
         w.emit(EventKind.WAIVED, seat)
     return w.freeze(), w.events
 

@@ -55,19 +55,21 @@ class Transition:
         self.rang_deciding: bool = s.rang_deciding
         self.burner: int | None = s.burner
         self.burned: int | None = s.burned
-        self.out_order: list[int] = list(s.out_order)
-        self.bottom_order: list[int] = list(s.bottom_order)
-        self.revolters: list[int] = list(s.revolters)
-        self.burn_failed: set[int] = set(s.burn_failed)
-        self.gousi_left: list[int] = list(s.gousi_left)
-        self.opened: set[int] = set(s.opened)
-        self.judged: set[int] = set(s.judged)
-        self.point_failed: list[int] = list(s.point_failed)
-        self.fours_pending: set[int] = set(s.fours_pending)
-        self.fours_free: set[int] = set(s.fours_free)
+        # Fields that change a few times a hand stay immutable here and are replaced on
+        # change: copying them on every action was the engine's biggest cost.
+        self.out_order: tuple[int, ...] = s.out_order
+        self.bottom_order: tuple[int, ...] = s.bottom_order
+        self.revolters: tuple[int, ...] = s.revolters
+        self.burn_failed: frozenset[int] = s.burn_failed
+        self.gousi_left: tuple[int, ...] = s.gousi_left
+        self.opened: frozenset[int] = s.opened
+        self.judged: frozenset[int] = s.judged
+        self.point_failed: tuple[int, ...] = s.point_failed
+        self.fours_pending: frozenset[int] = s.fours_pending
+        self.fours_free: frozenset[int] = s.fours_free
         self.declarations: tuple[tuple[int, str], ...] = s.declarations
-        self.caught: list[tuple[int, int]] = list(s.caught)
-        self.burn_wins: list[tuple[int, int]] = list(s.burn_wins)
+        self.caught: tuple[tuple[int, int], ...] = s.caught
+        self.burn_wins: tuple[tuple[int, int], ...] = s.burn_wins
         self.discarded: Counts = s.discarded
         self.played: Counts = s.played
         self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
@@ -101,19 +103,19 @@ class Transition:
             rang_deciding=self.rang_deciding,
             burner=self.burner,
             burned=self.burned,
-            out_order=tuple(self.out_order),
-            bottom_order=tuple(self.bottom_order),
-            revolters=tuple(self.revolters),
-            burn_failed=frozenset(self.burn_failed),
-            gousi_left=tuple(self.gousi_left),
-            opened=frozenset(self.opened),
-            judged=frozenset(self.judged),
-            point_failed=tuple(self.point_failed),
-            fours_pending=frozenset(self.fours_pending),
-            fours_free=frozenset(self.fours_free),
+            out_order=self.out_order,
+            bottom_order=self.bottom_order,
+            revolters=self.revolters,
+            burn_failed=self.burn_failed,
+            gousi_left=self.gousi_left,
+            opened=self.opened,
+            judged=self.judged,
+            point_failed=self.point_failed,
+            fours_pending=self.fours_pending,
+            fours_free=self.fours_free,
             declarations=self.declarations,
-            caught=tuple(self.caught),
-            burn_wins=tuple(self.burn_wins),
+            caught=self.caught,
+            burn_wins=self.burn_wins,
             discarded=self.discarded,
             played=self.played,
             trick_marks=tuple(self.trick_marks),
@@ -125,6 +127,11 @@ class Transition:
         )
 
     # -- small helpers -----------------------------------------------------------------
+    def set_gousi(self, seat: int, n: int) -> None:
+        left = list(self.gousi_left)
+        left[seat - 1] = n
+        self.gousi_left = tuple(left)
+
     def emit(
         self,
         kind: EventKind,
@@ -318,8 +325,8 @@ class Transition:
     def fail_burn(self, b: int) -> int | None:
         """烧糊了: the burner cannot go on; it takes the lowest free place."""
         self.status[b - 1] = SeatStatus.DEAD
-        self.bottom_order.append(b)
-        self.burn_failed.add(b)
+        self.bottom_order = (*self.bottom_order, b)
+        self.burn_failed = self.burn_failed | {b}
         self.burner = None
         burned = self.burned
         self.burned = None
@@ -395,7 +402,7 @@ class Transition:
         self.played = C.add(self.played, pc)
         self.started = True
         if p.base == 4 and s in self.fours_pending:
-            self.fours_pending.discard(s)
+            self.fours_pending = self.fours_pending - {s}
         gousi = False
         if prev_seat is not None and prev_play is not None:
             self.check_caught(prev_seat, s)
@@ -412,7 +419,7 @@ class Transition:
             ):
                 gousi = True  # 够死级: the answer to a seat that just went out
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
-            self.gousi_left[s - 1] -= 1
+            self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
         if was_to_act or burn:
             self.window = set()
@@ -455,11 +462,11 @@ class Transition:
             return
         if any(c == prev_seat for c, _ in self.caught):
             return
-        self.caught.append((prev_seat, by))
+        self.caught = (*self.caught, (prev_seat, by))
         self.emit(EventKind.CAUGHT, prev_seat, by=by)
         if self.rules.men_is_last:
             self.status[prev_seat - 1] = SeatStatus.DEAD
-            self.bottom_order.append(prev_seat)
+            self.bottom_order = (*self.bottom_order, prev_seat)
             self.check_over()
 
     def do_pass(self, s: int) -> None:
@@ -493,7 +500,7 @@ class Transition:
         if err is not None:
             raise IllegalAction(err)
         self.status[s - 1] = SeatStatus.REVOLTED
-        self.revolters.append(s)
+        self.revolters = (*self.revolters, s)
         self.emit(EventKind.REVOLTED, s)
         if len(self.revolters) >= 2:
             self.phase = Phase.VOIDED
@@ -503,7 +510,7 @@ class Transition:
             return
         o = opp(s)
         if self.active(o):
-            self.gousi_left[o - 1] = 3
+            self.set_gousi(o, 3)
         if self.to_act == s:
             self.leader_moved_from(s)
 
@@ -592,14 +599,14 @@ class Transition:
             and w not in self.judged
             and opens_point(p, r)
         ):
-            self.opened.add(w)
+            self.opened = self.opened | {w}
             self.emit(EventKind.OPENED, w)
             if r.dian_si and self.hands[w - 1][I_FOUR] and w not in self.fours_free:
-                self.fours_pending.add(w)
+                self.fours_pending = self.fours_pending | {w}
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
             if self.burned is not None:
-                self.burn_wins.append((self.burned, w))
+                self.burn_wins = (*self.burn_wins, (self.burned, w))
             self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
             self.burner = None
             self.burned = None
@@ -620,11 +627,11 @@ class Transition:
     # -- going out, deadlines, the end -------------------------------------------------
     def go_out(self, s: int) -> None:
         self.status[s - 1] = SeatStatus.OUT
-        self.out_order.append(s)
+        self.out_order = (*self.out_order, s)
         self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
         if self.burner == s:
             if self.burned is not None:
-                self.burn_wins.append((self.burned, s))
+                self.burn_wins = (*self.burn_wins, (self.burned, s))
             self.emit(EventKind.BURN_SUCCEEDED, s, burned=self.burned)
             self.burner = None
             self.burned = None
@@ -642,7 +649,7 @@ class Transition:
         self.rang_by = None
         self.rang_deciding = False
         self.top_gousi = False
-        self.gousi_left = [0] * 6
+        self.gousi_left = (0,) * 6
         if self.burner is not None:
             self.emit(EventKind.BURN_RELEASED, self.burner, by=None)
             self.burner = None
@@ -653,21 +660,21 @@ class Transition:
         """The 开点 deadline has come for these seats (《大纲》 第二十四条)."""
         r = self.rules
         if not r.dadian:
-            self.judged.update(seats)
+            self.judged = self.judged | set(seats)
             return
         for s in seats:
             if s in self.judged:
                 continue
-            self.judged.add(s)
+            self.judged = self.judged | {s}
             if s in self.opened:
                 continue
-            self.point_failed.append(s)
+            self.point_failed = (*self.point_failed, s)
             self.emit(EventKind.POINT_FAILED, s)
             h = self.hands[s - 1]
             if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
                 continue
             if r.unopened_fours == "play":
-                self.fours_free.add(s)
+                self.fours_free = self.fours_free | {s}
                 self.emit(EventKind.FOURS_FREED, s)
                 continue
             n = h[I_FOUR]
@@ -696,7 +703,7 @@ class Transition:
             return (s - ref) % 6
 
         live.sort(key=lambda s: (sum(self.hands[s - 1]), dist(s)))
-        order = self.out_order + live + self.bottom_order[::-1]
+        order = [*self.out_order, *live, *self.bottom_order[::-1]]
         for rv in self.revolters:
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             at = 2 if sorted(self.out_order[:2]) == sorted(mates) else 3
