@@ -1,0 +1,124 @@
+"""The Discord bot: a discord.py client around the shared table manager.
+
+``start`` returns once logged in (commands synced) and leaves the gateway connection
+running as a task, so Telegram and Discord share one event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.table import TableManager
+
+from .cog import GoujiCog
+from .controller import Controller
+from .items import GoujiItem
+from .sender import Sender
+from .translator import GoujiTranslator
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds only: slash commands and buttons need no privileged intent at all."""
+    return discord.Intents(guilds=True)
+
+
+class GoujiClient(commands.Bot):
+    def __init__(self, owner: DiscordBot, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.owner = owner
+
+    @property
+    def gouji(self) -> Controller:
+        """What every GoujiItem and listener hands its interaction to."""
+        return self.owner.controller
+
+    async def setup_hook(self) -> None:
+        await self.owner.install()
+        try:
+            await self.owner.sync()
+        except discord.HTTPException as err:
+            # The commands registered last time still work; a failed sync must not
+            # keep the tables (and the Telegram side) from running.
+            log.error("syncing slash commands failed: %s", err)
+
+
+class DiscordBot:
+    def __init__(
+        self,
+        manager: TableManager,
+        token: str,
+        guild_id: int | None = None,
+        *,
+        table_interval: float = 2.0,
+        private_interval: float = 0.5,
+        **client_options: Any,
+    ) -> None:
+        self.manager = manager
+        self.token = token
+        self.guild_id = guild_id
+        self.client = GoujiClient(self, **client_options)
+        self.sender = Sender(self.client, manager, table_interval, private_interval)
+        self.controller = Controller(manager, self.sender)
+        manager.subscribe(self.sender.on_out)
+        self._installed = False
+        self._gateway: asyncio.Task[None] | None = None
+
+    async def install(self) -> None:
+        """Commands, persistent buttons and translations (once; called by setup_hook)."""
+        if self._installed:
+            return
+        self._installed = True
+        await self.client.tree.set_translator(GoujiTranslator())
+        await self.client.add_cog(GoujiCog(self.controller))
+        self.client.add_dynamic_items(GoujiItem)
+        self.client.tree.error(self.controller.on_error)
+        self.client.add_listener(self.controller.on_interaction, "on_interaction")
+
+    async def sync(self) -> None:
+        """Register the slash commands: in the test guild at once, or globally."""
+        tree = self.client.tree
+        if self.guild_id is not None:
+            guild = discord.Object(self.guild_id)
+            tree.copy_global_to(guild=guild)
+            synced = await tree.sync(guild=guild)
+        else:
+            synced = await tree.sync()
+        log.info("synced %d Discord commands", len(synced))
+
+    async def start(self) -> None:
+        await self.client.login(self.token)
+        self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
+        self._gateway.add_done_callback(_report)
+
+    async def stop(self) -> None:
+        # Let the last edits go out, but never hang a shutdown on Discord.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.sender.drain(), timeout=3)
+        await self.sender.close()
+        await self.client.close()
+        if self._gateway is not None:
+            self._gateway.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._gateway
+
+
+def _report(task: asyncio.Task[None]) -> None:
+    if task.cancelled():
+        return
+    err = task.exception()
+    if err is not None:
+        log.error("Discord gateway stopped: %r", err)

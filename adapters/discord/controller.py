@@ -1,0 +1,444 @@
+"""Interactions in, table-manager commands out, and the answer back to the one who asked.
+
+Every interaction is acknowledged (deferred) before anything slow — the manager, the
+store, rendering — because Discord drops an interaction not answered within 3 seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine.rules import PRESET_NAMES
+from bot.i18n import preset_name, t
+from bot.table import (
+    Act,
+    Actor,
+    AddBots,
+    AskCount,
+    ChangeSettings,
+    ChatRef,
+    Command,
+    Join,
+    Leave,
+    NextHand,
+    OpenTable,
+    Ready,
+    Reply,
+    SetAutoplay,
+    Start,
+    TableManager,
+)
+from bot.table.describe import reply_text
+
+from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
+from .images import HAND_FILE, as_file
+from .menus import MORE, build_menu
+from .sender import Sender
+from .settings_view import (
+    changes_text,
+    decode_value,
+    editable,
+    settings_content,
+    settings_view,
+)
+from .views import Pick, action_from, pick_from
+
+log = logging.getLogger(__name__)
+
+MakeCommand = Callable[[ChatRef, Actor], Command]
+QUIET_REPLIES = frozenset({"ok"})
+SEAT_VALUES = frozenset("123456")
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    user = interaction.user
+    return Actor(str(user.id), user.display_name, is_admin=is_admin(interaction))
+
+
+def chat_of(interaction: discord.Interaction[Any]) -> ChatRef | None:
+    """Settings and stats belong to the server; the table to the channel or thread."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return Ref(interaction.guild_id, interaction.channel_id).chat
+
+
+def custom_id_of(interaction: discord.Interaction[Any]) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", ""))
+
+
+def discord_reply_text(reply: Reply, lang: str) -> str:
+    """The manager's reply, in the Discord wording where the generic one names other commands."""
+    own = f"dc_{reply.key}"
+    if t(own, lang) != own:
+        reply = Reply(reply.ok, own, reply.params)
+    return reply_text(reply, lang)
+
+
+def _is_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+class Controller:
+    def __init__(self, manager: TableManager, sender: Sender) -> None:
+        self.manager = manager
+        self.sender = sender
+
+    # -- helpers -----------------------------------------------------------------------
+    async def lang(self, chat: ChatRef | None) -> str:
+        if chat is None:
+            return "zh"
+        return (await self.manager.group_settings(chat)).lang
+
+    async def say(
+        self, interaction: discord.Interaction[Any], text: str, ephemeral: bool = True
+    ) -> None:
+        """Answer the interaction, or follow up if it was already acknowledged."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+
+    async def say_reply(
+        self, interaction: discord.Interaction[Any], reply: Reply, lang: str, extra: str = ""
+    ) -> None:
+        text = discord_reply_text(reply, lang)
+        await self.say(interaction, f"{text}\n{extra}" if extra else text)
+
+    async def refuse_unknown(self, interaction: discord.Interaction[Any], kind: str) -> None:
+        custom_id = custom_id_of(interaction)
+        # The id itself may carry cards: log its shape only.
+        log.warning(
+            "unrecognized component (%s, %d characters, prefix %r)",
+            kind,
+            len(custom_id),
+            custom_id[:4],
+        )
+        lang = await self.lang(chat_of(interaction))
+        await self.say(interaction, t("dc_unknown_button", lang))
+
+    # -- slash commands ---------------------------------------------------------------------
+    async def command(
+        self, interaction: discord.Interaction[Any], make: MakeCommand, repost: bool = False
+    ) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(interaction, chat, make, repost)
+
+    async def _run(
+        self,
+        interaction: discord.Interaction[Any],
+        chat: ChatRef,
+        make: MakeCommand,
+        repost: bool = False,
+    ) -> None:
+        if repost:
+            self.sender.repost(chat.key)
+        reply = await self.manager.handle(make(chat, actor_of(interaction)))
+        lang = await self.lang(chat)
+        if reply.ok and reply.key == "joined":
+            await self.say_reply(interaction, reply, lang, t("dc_dm_hint", lang))
+        elif not reply.ok or reply.key not in QUIET_REPLIES:
+            await self.say_reply(interaction, reply, lang)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], chat: ChatRef) -> None:
+        """The private view as an ephemeral message: for closed DMs, or just to look."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = str(interaction.user.id)
+        priv = self.manager.private_snapshot(chat.key, user)
+        if priv is None:
+            await interaction.followup.send(t("dc_no_hand", await self.lang(chat)), ephemeral=True)
+            return
+        await self._draw_private(interaction, chat, Pick())
+        self.sender.remember_ephemeral(chat.key, user, interaction)
+
+    async def _draw_private(
+        self, interaction: discord.Interaction[Any], chat: ChatRef, pick: Pick
+    ) -> bool:
+        priv = self.manager.private_snapshot(chat.key, str(interaction.user.id))
+        if priv is None:
+            return False
+        content, data, view = await self.sender.render_private(priv, pick)
+        await interaction.edit_original_response(
+            content=content, attachments=[as_file(data, HAND_FILE)], view=view
+        )
+        return True
+
+    async def settings_panel(self, interaction: discord.Interaction[Any]) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.say(interaction, t("dc_guild_only", "zh"))
+            return
+        lang = await self.lang(chat)
+        if not is_admin(interaction):
+            await self.say(interaction, t("dc_need_manage", lang))
+            return
+        settings = await self.manager.group_settings(chat)
+        await interaction.response.send_message(
+            settings_content(settings, lang),
+            view=settings_view(settings, Ref.from_chat(chat), lang),
+            ephemeral=True,
+        )
+
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.say(interaction, t("dc_guild_only", "zh"))
+            return
+        settings = await self.manager.group_settings(chat)
+        lang = settings.lang
+        lines = [
+            t("dc_rules_preset", lang, preset=preset_name(settings.preset, lang)),
+            t("dc_rules_changes", lang, changes=changes_text(settings, lang)),
+            t("dc_rules", lang),
+        ]
+        await self.say(interaction, "\n".join(lines))
+
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.say(interaction, t("dc_guild_only", "zh"))
+            return
+        lang = await self.lang(chat)
+        snap = self.manager.snapshot(chat.key)
+        if snap is None:
+            await self.say(interaction, t("no_table", lang))
+            return
+        a, b = snap.totals
+        await self.say(
+            interaction, t("dc_hand_line", lang, hand_no=snap.hand_no, a=a, b=b), ephemeral=False
+        )
+
+    async def stats(self, interaction: discord.Interaction[Any]) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await interaction.response.defer(thinking=True)
+        lang = await self.lang(chat)
+        rows = await self.manager.store.leaderboard(chat.group_key) if self.manager.store else []
+        if not rows:
+            await interaction.followup.send(t("dc_no_stats", lang))
+            return
+        lines = [t("dc_stats_title", lang)]
+        for i, r in enumerate(rows, start=1):
+            lines.append(
+                t(
+                    "dc_stats_line",
+                    lang,
+                    i=i,
+                    name=r.name,
+                    points=r.points,
+                    hands=r.hands,
+                    firsts=r.firsts,
+                    lasts=r.lasts,
+                )
+            )
+        await interaction.followup.send(
+            "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    # -- components ---------------------------------------------------------------------------
+    async def check(self, interaction: discord.Interaction[Any], cid: Cid | None) -> bool:
+        """Only a seat's player may use its private controls; only admins the settings."""
+        if cid is None:
+            return True
+        if cid.kind in SEAT_KINDS:
+            priv = self.manager.private_snapshot(cid.ref.key, str(interaction.user.id))
+            if priv is None or priv.seat != cid.seat:
+                await self.say(interaction, t("dc_not_yours", await self.lang(cid.ref.chat)))
+                return False
+        if cid.kind in SETTINGS_KINDS and not is_admin(interaction):
+            await self.say(interaction, t("dc_need_manage", await self.lang(cid.ref.chat)))
+            return False
+        return True
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], cid: Cid | None, values: Sequence[str]
+    ) -> None:
+        try:
+            await self._component(interaction, cid, values)
+        except Exception as err:
+            await self.on_error(interaction, err)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception) -> None:
+        """A bug or an outage must still leave the player with an answer."""
+        log.error("interaction failed: %s", type(error).__name__, exc_info=error)
+        try:
+            await self.say(interaction, t("dc_error", await self.lang(chat_of(interaction))))
+        except discord.HTTPException:
+            log.warning("could not tell the player about the failure")
+
+    async def _component(
+        self, interaction: discord.Interaction[Any], cid: Cid | None, values: Sequence[str]
+    ) -> None:
+        if cid is None:
+            await self.refuse_unknown(interaction, "malformed")
+            return
+        handled = False
+        if cid.kind == "t":
+            handled = await self._table_button(interaction, cid)
+        elif cid.kind == "q":
+            handled = await self._table_menu(interaction, cid, values)
+        elif cid.kind == "a":
+            handled = await self._seat_button(interaction, cid)
+        elif cid.kind == "m":
+            handled = await self._seat_menu(interaction, cid, values)
+        elif cid.kind in SETTINGS_KINDS:
+            handled = await self._settings(interaction, cid, values)
+        if not handled:
+            await self.refuse_unknown(interaction, f"op of {cid.kind}")
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Components none of our items claimed (foreign or mangled ids) get a polite no."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = custom_id_of(interaction)
+        if PATTERN.fullmatch(custom_id) is None and not interaction.response.is_done():
+            await self.refuse_unknown(interaction, "foreign")
+
+    async def _table_button(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
+        chat = cid.ref.chat
+        commands: dict[str, MakeCommand] = {
+            "join": lambda c, a: Join(chat=c, actor=a),
+            "leave": lambda c, a: Leave(chat=c, actor=a),
+            "bot": lambda c, a: AddBots(chat=c, actor=a, count=1),
+            "start": lambda c, a: Start(chat=c, actor=a),
+            "next": lambda c, a: NextHand(chat=c, actor=a),
+            "new": lambda c, a: OpenTable(chat=c, actor=a),
+        }
+        if cid.op == "hand":
+            await self.show_hand(interaction, chat)
+            return True
+        make = commands.get(cid.op)
+        if make is None:
+            return False
+        await interaction.response.defer()
+        await self._run(interaction, chat, make, repost=cid.op == "new")
+        return True
+
+    async def _table_menu(
+        self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
+    ) -> bool:
+        if cid.op != "count" or len(values) != 1 or values[0] not in SEAT_VALUES:
+            return False
+        target = int(values[0])
+        await interaction.response.defer()
+        await self._run(
+            interaction, cid.ref.chat, lambda c, a: AskCount(chat=c, actor=a, target=target)
+        )
+        return True
+
+    async def _seat_button(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
+        chat = cid.ref.chat
+        user = str(interaction.user.id)
+        make = _seat_command(cid)
+        if make is None and cid.op != "refresh":
+            return False
+        await interaction.response.defer()
+        if _is_ephemeral(interaction):
+            self.sender.remember_ephemeral(chat.key, user, interaction)
+        if make is None:
+            await self._draw_private(interaction, chat, Pick())
+            return True
+        reply = await self.manager.handle(make(chat, actor_of(interaction)))
+        lang = await self.lang(chat)
+        if reply.key == "stale":
+            await self._draw_private(interaction, chat, Pick())
+        if not reply.ok or reply.key not in QUIET_REPLIES:
+            await self.say_reply(interaction, reply, lang)
+        return True
+
+    async def _seat_menu(
+        self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
+    ) -> bool:
+        chat = cid.ref.chat
+        user = str(interaction.user.id)
+        priv = self.manager.private_snapshot(chat.key, user)
+        if priv is None or len(values) != 1:
+            return False
+        pick = pick_from(cid.op, values[0], build_menu(priv.legal))
+        if pick is None:
+            return False
+        await interaction.response.defer()
+        if _is_ephemeral(interaction):
+            self.sender.remember_ephemeral(chat.key, user, interaction)
+        if priv.version != cid.version:
+            await self._draw_private(interaction, chat, Pick())
+            await self.say(interaction, t("stale", priv.lang))
+            return True
+        await self._draw_private(interaction, chat, pick)
+        return True
+
+    async def _settings(
+        self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
+    ) -> bool:
+        chat = cid.ref.chat
+        value = values[0] if len(values) == 1 else ""
+        changes: dict[str, Any] | None = None
+        editing: str | None = None
+        page = 0
+        op, _, arg = cid.op.partition(".")
+        if cid.kind == "e" and cid.op == "reset":
+            changes = {"reset": True}
+        elif cid.kind != "s":
+            return False
+        elif op == "preset" and value in PRESET_NAMES:
+            changes = {"preset": value}
+        elif op == "pick" and value.startswith(MORE) and value[1:].isdigit():
+            page = int(value[1:])
+        elif op == "pick" and value in editable():
+            editing = value
+        elif op == "val" and arg in editable():
+            decoded = decode_value(arg, value)
+            if decoded is None:
+                return False
+            changes, editing = {arg: decoded}, arg
+        else:
+            return False
+        await interaction.response.defer()
+        reply: Reply | None = None
+        if changes is not None:
+            reply = await self.manager.handle(
+                ChangeSettings(chat=chat, actor=actor_of(interaction), changes=changes)
+            )
+        settings = await self.manager.group_settings(chat)
+        lang = settings.lang
+        await interaction.edit_original_response(
+            content=settings_content(settings, lang),
+            view=settings_view(settings, cid.ref, lang, editing, page),
+        )
+        if reply is not None and not reply.ok:
+            await self.say_reply(interaction, reply, lang)
+        return True
+
+
+def _seat_command(cid: Cid) -> MakeCommand | None:
+    """The manager command behind a private button (None for refresh or a bad op)."""
+    action = action_from(cid.op)
+    if action is not None:
+        version = cid.version
+
+        def act(c: ChatRef, a: Actor) -> Command:
+            return Act(chat=c, actor=a, action=action, version=version)
+
+        return act
+    if cid.op == "ready":
+        return lambda c, a: Ready(chat=c, actor=a)
+    if cid.op in ("auto1", "auto0"):
+        on = cid.op == "auto1"
+        return lambda c, a: SetAutoplay(chat=c, actor=a, on=on)
+    return None

@@ -1,0 +1,406 @@
+"""What the table message and a seat's private message say and which controls they carry.
+
+Private controls come only from ``PrivateSnapshot.legal``. A half-made choice (rank
+picked, size not yet) lives in the menus' own ``custom_id``s, so nothing is remembered
+between presses and a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import Counts, parse
+from bot.engine.errors import IllegalAction
+from bot.engine.plays import JOKERS_BASE
+from bot.engine.state import Phase, SeatStatus
+from bot.i18n import preset_name, t
+from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
+
+from .custom_ids import Ref, decode_counts, encode_counts, seat_cid, table_cid
+from .items import button, option, select
+from .menus import MORE, Menu, build_menu, cards_text, page_of, play_text, rank_name
+
+ASKABLE_COUNTS = frozenset({"ask_le10", "ask_lt10"})
+TURN_KINDS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
+SIMPLE_OPS = {
+    ActionKind.PASS: "pass",
+    ActionKind.RANG: "rang",
+    ActionKind.REVOLT: "rev",
+    ActionKind.WAIVE: "waive",
+}
+SIMPLE_LABELS = {
+    "pass": "dc_btn_pass",
+    "rang": "dc_btn_rang",
+    "rev": "dc_btn_revolt",
+    "pt": "dc_btn_point",
+    "pp": "dc_btn_prepoint",
+    "waive": "dc_btn_waive",
+}
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+
+
+# -- table message -----------------------------------------------------------------------
+def table_content(
+    snap: TableSnapshot, captions: Sequence[str], deadline: float | None = None
+) -> str:
+    """The short text above the table image. ``deadline`` is a Unix time, shown live."""
+    lang = snap.settings.lang
+    lines = [t("dc_title", lang, preset=preset_name(snap.settings.preset, lang))]
+    if snap.status is TableStatus.LOBBY:
+        for seat, line in enumerate(snap.seats, start=1):
+            if line is None:
+                name = t("dc_seat_empty", lang)
+            else:
+                name = _escape(line.name) + (" " + t("dc_seat_ai", lang) if line.is_ai else "")
+            lines.append(t("dc_seat_line", lang, seat=seat, name=name))
+        lines.append(t("dc_lobby", lang))
+        lines.append(t("dc_dm_hint", lang))
+        return "\n".join(lines)
+    a, b = snap.totals
+    lines.append(t("dc_hand_line", lang, hand_no=snap.hand_no, a=a, b=b))
+    pub = snap.public
+    if snap.status is TableStatus.PLAYING and pub is not None:
+        if snap.declare_open:
+            lines.append(t("dc_declare", lang))
+        elif snap.window_open:
+            lines.append(t("dc_window", lang))
+        elif pub.to_act is not None:
+            turn = t("dc_turn", lang, seat=pub.to_act, name=_escape(snap.name_of(pub.to_act)))
+            if deadline is not None:
+                turn += " " + t("dc_deadline", lang, when=f"<t:{int(deadline)}:R>")
+            lines.append(turn)
+        elif pub.phase is Phase.RETURN_TRIBUTE:
+            lines.append(t("dc_return_phase", lang))
+    elif snap.status is TableStatus.BETWEEN:
+        lines.append(t("dc_between", lang))
+    elif snap.status is TableStatus.FINISHED:
+        lines.append(t("dc_finished", lang))
+    lines.extend(captions)
+    return "\n".join(lines)[:2000]
+
+
+def table_view(snap: TableSnapshot, ref: Ref) -> discord.ui.View:
+    lang = snap.settings.lang
+    view = discord.ui.View(timeout=None)
+
+    def add(op: str, key: str, style: discord.ButtonStyle) -> None:
+        view.add_item(button(table_cid(ref, snap.version, op), t(key, lang), style, row=0))
+
+    primary, grey, green = (
+        discord.ButtonStyle.primary,
+        discord.ButtonStyle.secondary,
+        discord.ButtonStyle.success,
+    )
+    if snap.status is TableStatus.LOBBY:
+        add("join", "dc_btn_join", primary)
+        add("leave", "dc_btn_leave", grey)
+        add("bot", "dc_btn_addbot", grey)
+        add("start", "dc_btn_start", green)
+    elif snap.status is TableStatus.PLAYING:
+        add("hand", "dc_btn_hand", primary)
+        rules = snap.rules
+        if rules is not None and rules.count_rule in ASKABLE_COUNTS:
+            options = [
+                option(t("dc_count_option", lang, seat=s, name=snap.name_of(s)), str(s))
+                for s in range(1, 7)
+            ]
+            cid = table_cid(ref, snap.version, "count", menu=True)
+            view.add_item(select(cid, t("dc_count_placeholder", lang), options, row=1))
+    elif snap.status is TableStatus.BETWEEN:
+        add("hand", "dc_btn_hand", primary)
+        add("next", "dc_btn_next", green)
+    else:
+        add("new", "dc_btn_new", green)
+    return view
+
+
+def _escape(name: str) -> str:
+    """Player names are free text: keep them from turning into markdown."""
+    return discord.utils.escape_markdown(name)
+
+
+def unix_deadline(monotonic_deadline: float | None, now: float) -> float | None:
+    """The manager's clock is monotonic; Discord's live timestamps want Unix time."""
+    if monotonic_deadline is None:
+        return None
+    return time.time() + max(0.0, monotonic_deadline - now)
+
+
+# -- a seat's private message --------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A choice in progress in the private menus."""
+
+    rank: int | None = None
+    size: int | None = None
+    cards: Counts | None = None
+    size_page: int = 0
+    var_page: int = 0
+    ret_giver: int | None = None
+    ret_cards: Counts | None = None
+    ret_page: int = 0
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 4 else None
+
+
+def _paged(value: str) -> int | None:
+    """The page a "more…" option asks for, or None for an ordinary value."""
+    if value.startswith(MORE):
+        return _int(value[1:])
+    return None
+
+
+def pick_from(op: str, value: str, menu: Menu) -> Pick | None:
+    """The choice after picking ``value`` in the private menu ``op``; None if malformed."""
+    kind, rest = op[:1], op[1:]
+    fields = rest.split(".") if rest else []
+    nums = [_int(f) for f in fields]
+    if any(n is None for n in nums):
+        return None
+    args = [n for n in nums if n is not None]
+    more = _paged(value)
+    if kind == "r" and not args:
+        base = _int(value)
+        return None if base is None else Pick(rank=base)
+    if kind == "n" and len(args) == 2:
+        base, _page = args
+        if more is not None:
+            return Pick(rank=base, size_page=more)
+        size = _int(value)
+        return None if size is None else Pick(rank=base, size=size, size_page=_page)
+    if kind == "v" and len(args) == 3:
+        base, size, _page = args
+        if more is not None:
+            return Pick(rank=base, size=size, var_page=more)
+        cards = decode_counts(value)
+        if cards is None:
+            return None
+        return Pick(rank=base, size=size, cards=cards, var_page=_page)
+    if kind == "t" and len(args) == 2:
+        giver, _page = args
+        if more is not None:
+            return Pick(ret_giver=giver, ret_page=more)
+        cards = decode_counts(value)
+        return None if cards is None else Pick(ret_giver=giver, ret_cards=cards, ret_page=_page)
+    return None
+
+
+def action_from(op: str) -> Action | None:
+    """The game action a private button stands for; None if it is not one (or malformed)."""
+    simple = {
+        "pass": Action(ActionKind.PASS),
+        "rang": Action(ActionKind.RANG),
+        "rev": Action(ActionKind.REVOLT),
+        "pt": Action(ActionKind.DECLARE_POINT),
+        "pp": Action(ActionKind.DECLARE_POINT, pre=True),
+        "waive": Action(ActionKind.WAIVE),
+    }
+    if op in simple:
+        return simple[op]
+    if op.startswith("c"):
+        op = op[1:]
+    head, body = op[:1], op[1:]
+    if head in ("P", "B"):
+        cards = decode_counts(body)
+        if cards is None:
+            return None
+        return Action(ActionKind.PLAY if head == "P" else ActionKind.BURN, cards)
+    if head == "R":
+        giver_text, dot, code = body.partition(".")
+        giver, cards = _int(giver_text), decode_counts(code)
+        if not dot or giver is None or not 1 <= giver <= 6 or cards is None:
+            return None
+        return Action(ActionKind.RETURN_TRIBUTE, cards, giver)
+    return None
+
+
+def _resolve(pick: Pick, menu: Menu) -> tuple[int | None, int | None, Counts | None]:
+    """Fill in the steps that have one answer only, so a single option never needs a click."""
+    rank = pick.rank if pick.rank in menu.ranks else None
+    if rank is None:
+        return None, None, None
+    sizes = menu.ranks[rank]
+    size = pick.size if pick.size in sizes else None
+    if size is None and len(sizes) == 1:
+        size = next(iter(sizes))
+    if size is None:
+        return rank, None, None
+    variants = sizes[size]
+    cards = pick.cards if pick.cards in variants else None
+    if cards is None and len(variants) == 1:
+        cards = variants[0]
+    return rank, size, cards
+
+
+def highlight_of(priv: PrivateSnapshot, pick: Pick) -> Counts | None:
+    menu = build_menu(priv.legal)
+    cards = _resolve(pick, menu)[2]
+    if (
+        cards is None
+        and pick.ret_giver in menu.returns
+        and pick.ret_cards in menu.returns.get(pick.ret_giver or 0, [])
+    ):
+        cards = pick.ret_cards
+    return cards
+
+
+def private_content(priv: PrivateSnapshot, snap: TableSnapshot | None) -> str:
+    lang = priv.lang
+    name = _escape(snap.name_of(priv.seat)) if snap is not None else f"#{priv.seat}"
+    lines = [t("dc_private_head", lang, name=name, seat=priv.seat, cards=sum(priv.view.hand))]
+    me = priv.view.public.seats[priv.seat - 1]
+    if priv.autoplay:
+        lines.append(t("dc_role_auto", lang))
+    elif priv.role == "turn" and not any(a.kind in TURN_KINDS for a in priv.legal):
+        lines.append(t("dc_role_pre_play", lang))  # the leader, before anyone may play
+    elif priv.role == "turn":
+        answering = any(a.kind is ActionKind.PASS for a in priv.legal)
+        lines.append(t("dc_role_turn" if answering else "dc_role_lead", lang))
+    elif priv.role in ("burn", "return", "pre_play"):
+        lines.append(t(f"dc_role_{priv.role}", lang))
+    elif me.status is not SeatStatus.PLAYING or priv.view.public.result is not None:
+        lines.append(t("dc_role_done", lang))
+    else:
+        lines.append(t("dc_role_wait", lang))
+    pub = priv.view.public
+    if pub.top_cards and pub.top_seat is not None and pub.result is None:
+        who = snap.name_of(pub.top_seat) if snap is not None else f"#{pub.top_seat}"
+        lines.append(t("dc_top", lang, name=who, cards=_notation_text(pub.top_cards, lang)))
+    return "\n".join(lines)
+
+
+def _notation_text(notation: str, lang: str) -> str:
+    try:
+        return play_text(parse(notation), lang)
+    except IllegalAction:
+        return notation
+
+
+class _Rows:
+    """Menus take a whole row each; buttons flow five to a row after them."""
+
+    def __init__(self) -> None:
+        self.view = discord.ui.View(timeout=None)
+        self.menus = 0
+        self.buttons: list[tuple[str, str, discord.ButtonStyle]] = []
+
+    def menu(self, cid: str, placeholder: str, options: list[discord.SelectOption]) -> None:
+        if self.menus < MAX_ROWS - 1:
+            self.view.add_item(select(cid, placeholder, options, row=self.menus))
+            self.menus += 1
+
+    def finish(self) -> discord.ui.View:
+        for i, (cid, label, style) in enumerate(self.buttons):
+            row = self.menus + i // MAX_PER_ROW
+            if row < MAX_ROWS:
+                self.view.add_item(button(cid, label, style, row=row))
+        return self.view
+
+
+def private_view(
+    priv: PrivateSnapshot, ref: Ref, pick: Pick, declare_open: bool
+) -> discord.ui.View:
+    lang = priv.lang
+    menu = build_menu(priv.legal)
+    rows = _Rows()
+
+    def cid(op: str, is_menu: bool = False) -> str:
+        return seat_cid(ref, priv.seat, priv.version, op, menu=is_menu)
+
+    def more(page: int) -> discord.SelectOption:
+        return option(t("dc_more", lang), f"{MORE}{page + 1}")
+
+    rank, size, cards = _resolve(pick, menu)
+    if menu.has_plays:
+        options = [
+            option(_rank_label(base, lang), str(base), default=base == rank) for base in menu.ranks
+        ]
+        rows.menu(cid("r", True), t("dc_pick_rank", lang), options)
+    if rank is not None:
+        sizes = sorted(menu.ranks[rank])
+        if len(sizes) > 1:
+            shown, has_more, page = page_of(sizes, pick.size_page)
+            options = [
+                option(t("dc_size_option", lang, n=n), str(n), default=n == size) for n in shown
+            ]
+            if has_more:
+                options.append(more(page))
+            rows.menu(cid(f"n{rank}.{page}", True), t("dc_pick_size", lang), options)
+        if size is not None and len(menu.ranks[rank][size]) > 1:
+            shown_cards, has_more, page = page_of(menu.ranks[rank][size], pick.var_page)
+            options = [
+                option(play_text(c, lang), encode_counts(c), default=c == cards)
+                for c in shown_cards
+            ]
+            if has_more:
+                options.append(more(page))
+            rows.menu(cid(f"v{rank}.{size}.{page}", True), t("dc_pick_variant", lang), options)
+    if cards is not None:
+        code = encode_counts(cards)
+        text = play_text(cards, lang)
+        for kind in menu.kinds.get(cards, ()):
+            if kind is ActionKind.PLAY:
+                rows.buttons.append(
+                    (
+                        cid(f"P{code}"),
+                        t("dc_btn_play", lang, cards=text),
+                        discord.ButtonStyle.success,
+                    )
+                )
+            else:
+                rows.buttons.append(
+                    (
+                        cid(f"B{code}"),
+                        t("dc_btn_burn", lang, cards=text),
+                        discord.ButtonStyle.danger,
+                    )
+                )
+    if menu.cheapest is not None and menu.cheapest.cards is not None:
+        letter = "P" if menu.cheapest.kind is ActionKind.PLAY else "B"
+        code = encode_counts(menu.cheapest.cards)
+        label = t("dc_btn_cheapest", lang, cards=play_text(menu.cheapest.cards, lang))
+        rows.buttons.append((cid(f"c{letter}{code}"), label, discord.ButtonStyle.primary))
+    for giver, combos in list(menu.returns.items())[:3]:
+        page_wanted = pick.ret_page if pick.ret_giver == giver else 0
+        shown_combos, has_more, page = page_of(combos, page_wanted)
+        chosen = pick.ret_cards if pick.ret_giver == giver else None
+        options = [
+            option(cards_text(c, lang), encode_counts(c), default=c == chosen) for c in shown_combos
+        ]
+        if has_more:
+            options.append(more(page))
+        count = sum(combos[0]) if combos else 0
+        placeholder = t("dc_pick_return", lang, seat=giver, count=count)
+        rows.menu(cid(f"t{giver}.{page}", True), placeholder, options)
+        if chosen is not None and chosen in combos:
+            label = t("dc_btn_return", lang, cards=cards_text(chosen, lang), seat=giver)
+            op = f"R{giver}.{encode_counts(chosen)}"
+            rows.buttons.append((cid(op), label, discord.ButtonStyle.success))
+    for action in menu.simple:
+        op = SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
+        style = discord.ButtonStyle.danger if op == "rev" else discord.ButtonStyle.secondary
+        rows.buttons.append((cid(op), t(SIMPLE_LABELS[op], lang), style))
+    if declare_open and not any(a.kind is ActionKind.PLAY for a in priv.legal):
+        rows.buttons.append((cid("ready"), t("dc_btn_ready", lang), discord.ButtonStyle.success))
+    if priv.view.public.result is not None:
+        return rows.finish()  # the hand is over: nothing left to press
+    auto_op, auto_key = (
+        ("auto0", "dc_btn_auto_off") if priv.autoplay else ("auto1", "dc_btn_auto_on")
+    )
+    rows.buttons.append((cid(auto_op), t(auto_key, lang), discord.ButtonStyle.secondary))
+    rows.buttons.append((cid("refresh"), t("dc_btn_refresh", lang), discord.ButtonStyle.secondary))
+    return rows.finish()
+
+
+def _rank_label(base: int, lang: str) -> str:
+    if base == JOKERS_BASE:
+        return t("dc_rank_jokers_only", lang)
+    return rank_name(base, lang)

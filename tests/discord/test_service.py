@@ -1,0 +1,45 @@
+"""The ``gouji`` service starts the Discord bot from the environment without blocking."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from adapters.discord import DiscordBot
+from adapters.discord.app import GoujiClient
+from bot.service import build_bots
+from bot.table import TableManager
+
+from .fake import GUILD_ID
+
+
+def test_the_token_in_the_environment_makes_a_discord_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOUJI_TELEGRAM_TOKEN", raising=False)
+    monkeypatch.setenv("GOUJI_DISCORD_TOKEN", "secret")
+    monkeypatch.setenv("GOUJI_DISCORD_GUILD_ID", str(GUILD_ID))
+    (bot,) = build_bots(TableManager())
+    assert isinstance(bot, DiscordBot) and bot.guild_id == GUILD_ID
+    monkeypatch.delenv("GOUJI_DISCORD_TOKEN")
+    assert build_bots(TableManager()) == []
+
+
+async def test_start_returns_while_the_gateway_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    connected = asyncio.Event()
+    logins: list[str] = []
+
+    async def login(self: GoujiClient, token: str) -> None:
+        logins.append(token)
+
+    async def connect(self: GoujiClient, *, reconnect: bool = True) -> None:
+        connected.set()
+        await asyncio.Event().wait()  # a gateway session that never ends by itself
+
+    monkeypatch.setattr(GoujiClient, "login", login)
+    monkeypatch.setattr(GoujiClient, "connect", connect)
+    bot = DiscordBot(TableManager(), "secret")
+    await asyncio.wait_for(bot.start(), timeout=1)
+    await asyncio.wait_for(connected.wait(), timeout=1)
+    assert logins == ["secret"]
+    await asyncio.wait_for(bot.stop(), timeout=5)
+    assert bot.client.is_closed()
