@@ -158,6 +158,7 @@ UI: dict[str, tuple[str, str]] = {
         "不认识这个命令。发送 /help 查看用法。",
         "Unknown command. Send /help for help.",
     ),
+    "seat_left": ("你已离座，这个座位由电脑接手。", "You left; the AI plays your seat now."),
     "turn_warning": ("快到时间了，再不出就托管了！", "Hurry: autoplay takes over soon!"),
     # group notices
     "seat_to_ai": ("{name} 离开了，{seat} 号位由电脑接手。", "{name} left; AI plays seat {seat}."),

@@ -124,6 +124,7 @@ class Table:
         default_factory=list
     )
     stored_deal: int | None = None  # the deal whose actions the store holds
+    meta: dict[str, Any] = field(default_factory=dict)
     dirty: bool = True
 
     @property
@@ -167,6 +168,7 @@ class Table:
             "next_leader": self.next_leader,
             "declare_open": self.declare_open,
             "ready": sorted(self.ready),
+            "meta": self.meta,
         }
 
 
@@ -291,7 +293,21 @@ class TableManager:
             last_result=t.last_result,
             spectators=len(t.spectators),
             names=tuple(s.name if s else f"#{i + 1}" for i, s in enumerate(t.seats)),
+            deadline=t.deadline,
+            deadline_kind=t.deadline_kind,
+            ready=frozenset(t.ready),
+            meta=tuple(sorted(t.meta.items())),
         )
+
+    async def set_meta(self, key: str, name: str, value: Any) -> None:
+        """Let an adapter keep a small JSON value with the table (e.g. its message id), so
+        it survives a restart."""
+        async with self.lock(key):
+            t = self.tables.get(key)
+            if t is None:
+                return
+            t.meta[name] = value
+            await self._persist(t)
 
     def private_snapshot(self, key: str, user_id: str) -> PrivateSnapshot | None:
         t = self.tables.get(key)
@@ -492,6 +508,8 @@ class TableManager:
             # Mid-match the seat plays on as an AI, so no hand is ever stranded.
             t.seats[seat - 1] = SeatInfo(None, f"{info.name}·AI")
             t.private_sig.pop(seat, None)
+            # Tell the player's private view its controls are gone.
+            outs.append(Out(OutKind.PRIVATE, t.key, user=user_id, key="seat_left"))
             outs.append(self._notice(t, "seat_to_ai", seat=seat, name=info.name))
             if t.state is not None and not t.state.over:
                 self._advance(t, outs)
@@ -1106,6 +1124,7 @@ class TableManager:
         t.next_leader = rec.get("next_leader")
         t.declare_open = bool(rec.get("declare_open", False))
         t.ready = set(rec.get("ready", []))
+        t.meta = dict(rec.get("meta", {}))
         t.dirty = True
         return t
 

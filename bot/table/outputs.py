@@ -83,6 +83,10 @@ class TableSnapshot:
     last_result: HandResult | None
     spectators: int = 0
     names: tuple[str, ...] = field(default=())
+    deadline: float | None = None  # on the manager's clock, when the current wait ends
+    deadline_kind: str = ""  # "turn:<step>", "burn", "declare", "returns", "next_hand"
+    ready: frozenset[int] = frozenset()  # seats done with revolts/declarations
+    meta: tuple[tuple[str, Any], ...] = ()  # what adapters stored with the table
 
     def name_of(self, seat: int) -> str:
         line = self.seats[seat - 1]

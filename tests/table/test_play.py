@@ -271,3 +271,22 @@ async def test_group_notices_never_carry_a_private_hand(make_manager, clock) -> 
         if o.key not in public_card_keys:
             assert "cards" not in params, o
         assert "hand" not in params and "visible_to" not in params
+
+
+async def test_adapter_meta_survives_a_restart(tmp_path: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "m.sqlite3"
+    store = Store(db)
+    await store.open()
+    m = TableManager(store=store, clock=clock, seed_source=lambda: 61)
+    await start_one_human(m)
+    await m.set_meta(CHAT.key, "message_id", 4242)
+    snap = m.snapshot(CHAT.key)
+    assert snap is not None and dict(snap.meta) == {"message_id": 4242}
+    await store.close()
+    store2 = Store(db)
+    await store2.open()
+    m2 = TableManager(store=store2, clock=clock)
+    await m2.load()
+    snap2 = m2.snapshot(CHAT.key)
+    assert snap2 is not None and dict(snap2.meta) == {"message_id": 4242}
+    await store2.close()
