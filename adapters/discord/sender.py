@@ -291,7 +291,11 @@ class Sender:
         tm = self.tables[key]
         if snap is None:
             return
-        content = table_content(snap, list(tm.captions), self._deadline(key))
+        if tm.message_id is None:
+            # After a restart the table's message id comes back from the store.
+            stored = dict(snap.meta).get("dc_message_id")
+            tm.message_id = int(stored) if stored is not None else None
+        content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
         data = await table_png(snap)
         files = [as_file(data, TABLE_FILE)] if data is not None else []
@@ -313,12 +317,12 @@ class Sender:
             allowed_mentions=discord.AllowedMentions.none(),
         )
         tm.message_id = message.id
+        await self.manager.set_meta(key, "dc_message_id", message.id)
 
-    def _deadline(self, key: str) -> float | None:
-        table = self.manager.tables.get(key)
-        if table is None or not table.deadline_kind.startswith("turn"):
+    def _deadline(self, snap: TableSnapshot) -> float | None:
+        if not snap.deadline_kind.startswith("turn"):
             return None
-        return unix_deadline(table.deadline, self.manager.clock.now())
+        return unix_deadline(snap.deadline, self.manager.clock.now())
 
     # -- private messages ------------------------------------------------------------------
     async def render_private(
