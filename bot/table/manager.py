@@ -297,6 +297,8 @@ class TableManager:
             deadline_kind=t.deadline_kind,
             ready=frozenset(t.ready),
             meta=tuple(sorted(t.meta.items())),
+            match_id=t.match_seed,
+            history=tuple(t.match.history),
         )
 
     async def set_meta(self, key: str, name: str, value: Any) -> None:
@@ -343,7 +345,7 @@ class TableManager:
         if t.window is not None and st.to_act == seat:
             # The seat to act is held back while the burn window runs.
             opts = [a for a in opts if a.kind not in TURN_ACTIONS or a.kind is ActionKind.BURN]
-        if t.declare_open and not st.started:
+        if t.declare_open and not st.started and st.phase is Phase.PLAY:
             # Before the first play everyone gets the same pause to revolt or declare.
             return [a for a in opts if a.kind in PRE_PLAY_ACTIONS]
         return [a for a in opts if a.kind not in (ActionKind.REVOLT, ActionKind.DECLARE_POINT)]
@@ -755,7 +757,7 @@ class TableManager:
             try:
                 self._apply(t, seat, action, outs)
             except IllegalAction as err:
-                outs.append(self._private_note(t, seat, err.code.value))
+                outs.append(self._private_note(t, seat, err.code.value, **err.params))
 
     def _finish_hand(self, t: Table, outs: list[Out]) -> None:
         st = t.state
@@ -1031,10 +1033,10 @@ class TableManager:
             params["name"] = self._name(t, params["seat"])
         return Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items()))
 
-    def _private_note(self, t: Table, seat: int, key: str) -> Out:
+    def _private_note(self, t: Table, seat: int, key: str, **params: Any) -> Out:
         info = t.seats[seat - 1]
         user = info.user_id if info is not None else None
-        return Out(OutKind.PRIVATE, t.key, user=user, key=key)
+        return Out(OutKind.PRIVATE, t.key, user=user, key=key, params=tuple(params.items()))
 
     def _notices(self, t: Table, events: list[Event], outs: list[Out]) -> None:
         for e in events:
@@ -1067,6 +1069,8 @@ class TableManager:
                 t.version if role else None,
                 info.autoplay,
                 st.phase,
+                t.declare_open,
+                seat in t.ready,
             )
             if t.private_sig.get(seat) != sig:
                 t.private_sig[seat] = sig

@@ -87,6 +87,8 @@ class TableSnapshot:
     deadline_kind: str = ""  # "turn:<step>", "burn", "declare", "returns", "next_hand"
     ready: frozenset[int] = frozenset()  # seats done with revolts/declarations
     meta: tuple[tuple[str, Any], ...] = ()  # what adapters stored with the table
+    match_id: int = 0  # differs between matches at one chat (for short button ids)
+    history: tuple[dict[str, Any], ...] = ()  # the match's finished hands, oldest first
 
     def name_of(self, seat: int) -> str:
         line = self.seats[seat - 1]

@@ -1,0 +1,178 @@
+"""The Telegram bot: a python-telegram-bot Application around the shared TableManager.
+
+``start()`` returns once the bot is receiving updates (long polling, or a webhook when a
+URL is given), so Telegram and Discord can share one event loop; ``stop()`` undoes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from urllib.parse import urlparse
+
+from telegram import BotCommand
+from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
+from telegram.request import BaseRequest
+
+from bot.i18n import t
+from bot.table import Clock, TableManager
+
+from .book import MessageBook
+from .context import Context
+from .group import GroupCommands
+from .handlers import Router
+from .ids import TableIds
+from .private import PrivateChat
+from .publisher import Publisher
+from .sender import Sender
+from .settings_menu import SettingsMenu
+from .views import PillowRenderer, Renderer
+
+log = logging.getLogger(__name__)
+
+MENU = (
+    "gouji",
+    "join",
+    "leave",
+    "addbot",
+    "removebot",
+    "begin",
+    "stop",
+    "count",
+    "score",
+    "stats",
+    "rules",
+    "settings",
+    "help",
+)
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+class _NoRetryNoise(logging.Filter):
+    """AIORateLimiter logs every 429 with a traceback when it is not to retry; the Sender
+    handles (and logs) each one itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Rate limit hit after maximum of 0 retries")
+
+
+logging.getLogger("telegram.ext.AIORateLimiter").addFilter(_NoRetryNoise())
+# httpx logs each request URL at INFO, and the URL holds the bot token.
+logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def api_urls(api_url: str) -> tuple[str, str]:
+    """base_url and base_file_url for a self-hosted Bot API server (``http://host:8081``)."""
+    root = api_url.rstrip("/")
+    root = root.removesuffix("/bot")
+    return f"{root}/bot", f"{root}/file/bot"
+
+
+class TelegramBot:
+    def __init__(
+        self,
+        manager: TableManager,
+        token: str,
+        api_url: str | None = None,
+        webhook_url: str | None = None,
+        webhook_port: int = 8443,
+        *,
+        request: BaseRequest | None = None,
+        rate_limiter: BaseRateLimiter | None = None,  # type: ignore[type-arg]
+        renderer: Renderer | None = None,
+        clock: Clock | None = None,
+        run_sender: bool = True,
+        listen: str = "0.0.0.0",
+    ) -> None:
+        self.manager = manager
+        self.webhook_url = webhook_url
+        self.webhook_port = webhook_port
+        self.listen = listen
+        self.run_sender = run_sender
+        # The library keeps the bot-wide 30 requests a second. The per-group limit is the
+        # Sender's, which counts only real sends and edits (an admin check is not a
+        # message) and never sleeps inside a call. max_retries=0: a 429 comes back to the
+        # Sender, which pauses just that chat on its own clock.
+        limiter = rate_limiter or AIORateLimiter(group_max_rate=0, max_retries=0)
+        builder = Application.builder().token(token).rate_limiter(limiter)
+        if api_url:
+            base, files = api_urls(api_url)
+            builder = builder.base_url(base).base_file_url(files)
+        if request is not None:
+            builder = builder.request(request).get_updates_request(request)
+        self.app = builder.build()
+        clock = clock or manager.clock
+        self.sender = Sender(clock)
+        self.ctx = Context(
+            manager=manager,
+            sender=self.sender,
+            ids=TableIds(manager),
+            book=MessageBook(manager),
+            renderer=renderer or PillowRenderer(),
+            clock=clock,
+        )
+        self.publisher = Publisher(self.ctx)
+        menu = SettingsMenu(self.ctx)
+        self.router = Router(
+            self.ctx,
+            GroupCommands(self.ctx, self.publisher, menu),
+            PrivateChat(self.ctx, self.publisher),
+            menu,
+        )
+        self.router.register(self.app)
+        manager.subscribe(self.publisher.on_out)
+        self._initialized = False
+
+    async def initialize(self) -> None:
+        """Connect (getMe); enough to process updates by hand."""
+        if self._initialized:
+            return
+        await self.app.initialize()
+        self.ctx.bot = self.app.bot
+        self._initialized = True
+
+    async def start(self) -> None:
+        await self.initialize()
+        await self.set_commands()
+        await self.app.start()
+        updater = self.app.updater
+        assert updater is not None
+        if self.webhook_url:
+            path = urlparse(self.webhook_url).path.strip("/")
+            await updater.start_webhook(
+                listen=self.listen,
+                port=self.webhook_port,
+                url_path=path,
+                webhook_url=self.webhook_url,
+                allowed_updates=ALLOWED_UPDATES,
+                secret_token=secrets.token_urlsafe(32),
+            )
+        else:
+            await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        if self.run_sender:
+            self.sender.start()
+        log.info("telegram bot @%s is up", self.app.bot.username)
+
+    async def stop(self) -> None:
+        await self.sender.stop()
+        updater = self.app.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        if self._initialized:
+            await self.app.shutdown()
+            self._initialized = False
+
+    async def set_commands(self) -> None:
+        """The command menu: Chinese by default, English for English-language clients."""
+        bot = self.app.bot
+        zh = [BotCommand(name, t(f"cmd_{name}", "zh")) for name in MENU]
+        en = [BotCommand(name, t(f"cmd_{name}", "en")) for name in MENU]
+        await bot.set_my_commands(zh)
+        await bot.set_my_commands(zh, language_code="zh")
+        await bot.set_my_commands(en, language_code="en")
+
+    async def pump(self) -> float | None:
+        """Send whatever is due now (tests drive this with a fake clock)."""
+        return await self.sender.pump()

@@ -1,0 +1,88 @@
+"""Which Telegram message shows what: each table's message, each player's hand message.
+
+The ids are kept in the table's adapter meta (``TableManager.set_meta``), which the
+manager stores with the table, so after a restart the bot edits the same messages
+instead of posting new ones. A new match at the same chat starts with empty meta, so it
+gets new messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.table import TableManager
+
+TABLE = "tg_table"
+HANDS = "tg_hands"
+
+
+@dataclass
+class MessageRef:
+    chat_id: int
+    message_id: int
+    hand_no: int = 0
+    # What the message shows now (in memory only: after a restart the first update
+    # re-sends the picture, which is harmless).
+    image: Hashable | None = None
+    caption: str | None = None
+    markup: Hashable | None = None
+
+    def to_json(self) -> dict[str, int]:
+        return {"chat": self.chat_id, "message": self.message_id, "hand": self.hand_no}
+
+    @staticmethod
+    def from_json(obj: Any) -> MessageRef | None:
+        try:
+            return MessageRef(int(obj["chat"]), int(obj["message"]), int(obj["hand"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class MessageBook:
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self._tables: dict[str, MessageRef] = {}
+        self._hands: dict[tuple[str, str], MessageRef] = {}
+
+    def _meta(self, key: str) -> dict[str, Any]:
+        snap = self.manager.snapshot(key)
+        return dict(snap.meta) if snap is not None else {}
+
+    def table(self, key: str) -> MessageRef | None:
+        ref = self._tables.get(key)
+        stored = MessageRef.from_json(self._meta(key).get(TABLE))
+        if stored is None:
+            self._tables.pop(key, None)  # a new match: its own message
+            return None
+        if ref is None or ref.message_id != stored.message_id:
+            ref = self._tables[key] = stored
+        return ref
+
+    def hand(self, key: str, user: str) -> MessageRef | None:
+        ref = self._hands.get((key, user))
+        stored = MessageRef.from_json(self._meta(key).get(HANDS, {}).get(user))
+        if stored is None:
+            self._hands.pop((key, user), None)
+            return None
+        if ref is None or ref.message_id != stored.message_id:
+            ref = self._hands[(key, user)] = stored
+        return ref
+
+    async def set_table(self, key: str, ref: MessageRef | None) -> None:
+        if ref is None:
+            self._tables.pop(key, None)
+        else:
+            self._tables[key] = ref
+        await self.manager.set_meta(key, TABLE, ref.to_json() if ref else None)
+
+    async def set_hand(self, key: str, user: str, ref: MessageRef | None) -> None:
+        hands = dict(self._meta(key).get(HANDS, {}))
+        if ref is None:
+            self._hands.pop((key, user), None)
+            hands.pop(user, None)
+        else:
+            self._hands[(key, user)] = ref
+            hands[user] = ref.to_json()
+        await self.manager.set_meta(key, HANDS, hands)

@@ -1,0 +1,139 @@
+"""State shared by the handlers and the publisher: the manager, the sender, who can get a
+private message, cached admin checks, and the small helpers that send through the sender."""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+
+from telegram import (
+    Bot,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    User,
+)
+from telegram.constants import ChatMemberStatus
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.table import Actor, ChatRef, Clock, TableManager
+
+from .book import MessageBook
+from .ids import TableIds
+from .sender import Sender
+from .views import Renderer
+
+log = logging.getLogger(__name__)
+
+ADMIN_TTL = 60.0  # seconds an admin check is trusted
+ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def chat_of(message: Message) -> ChatRef:
+    """The table's chat: the group, and the forum topic when the message is in one."""
+    thread = message.message_thread_id if message.is_topic_message else None
+    return ChatRef("tg", str(message.chat.id), str(thread) if thread else None)
+
+
+def user_lang(user: User | None) -> str:
+    """For private texts not tied to a group: English for English clients, else Chinese."""
+    code = (user.language_code or "") if user is not None else ""
+    return "en" if code.startswith("en") else "zh"
+
+
+def actor_of(user: User, is_admin: bool = False) -> Actor:
+    return Actor(str(user.id), user.full_name or str(user.id), is_admin)
+
+
+@dataclass
+class Context:
+    manager: TableManager
+    sender: Sender
+    ids: TableIds
+    book: MessageBook
+    renderer: Renderer
+    clock: Clock
+    table_interval: float = 3.0
+    private_interval: float = 1.0
+    bot: Bot | None = None
+    dm_ok: set[str] = field(default_factory=set)
+    notices: dict[str, deque[str]] = field(default_factory=dict)
+    _admins: dict[tuple[int, int], tuple[bool, float]] = field(default_factory=dict)
+
+    @property
+    def api(self) -> Bot:
+        assert self.bot is not None, "the Telegram application is not initialized"
+        return self.bot
+
+    async def lang(self, chat: ChatRef) -> str:
+        return (await self.manager.group_settings(chat)).lang
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.api.username}?start={payload}"
+
+    async def is_admin(self, chat_id: int, user_id: int, sender_chat_id: int | None = None) -> bool:
+        # A message an anonymous admin sends on behalf of the group carries the group
+        # itself as sender_chat; only admins can do that.
+        if sender_chat_id is not None and sender_chat_id == chat_id:
+            return True
+        now = self.clock.now()
+        cached = self._admins.get((chat_id, user_id))
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        try:
+            member = await self.api.get_chat_member(chat_id, user_id)
+        except TelegramError as err:
+            log.warning("admin check in chat %s failed: %s", chat_id, err.message)
+            return False
+        ok = member.status in ADMINS
+        self._admins[(chat_id, user_id)] = (ok, now + ADMIN_TTL)
+        return ok
+
+    def say(
+        self,
+        chat: ChatRef,
+        text: str,
+        reply_to: int | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """Queue a group message (it counts against the group's budget)."""
+        chat_id = int(chat.chat_id)
+        thread = int(chat.thread_id) if chat.thread_id else None
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+
+        async def job() -> bool:
+            await self.api.send_message(
+                chat_id,
+                text,
+                message_thread_id=thread,
+                reply_parameters=reply,
+                reply_markup=markup,
+            )
+            return True
+
+        self.sender.post(chat_id, job)
+
+    def tell(self, user_id: str, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Queue a private message to a player."""
+
+        async def job() -> bool:
+            try:
+                await self.api.send_message(int(user_id), text, reply_markup=markup)
+            except Forbidden:
+                self.dm_ok.discard(user_id)
+                log.info("user %s cannot get private messages", user_id)
+            return True
+
+        self.sender.post(int(user_id), job)
+
+    async def probe_dm(self, user_id: str, text: str) -> bool:
+        """Whether the bot may write to this user; a first greeting doubles as the test."""
+        if user_id in self.dm_ok:
+            return True
+        try:
+            await self.api.send_message(int(user_id), text)
+        except (Forbidden, BadRequest):
+            return False
+        self.dm_ok.add(user_id)
+        return True

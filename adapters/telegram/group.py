@@ -1,0 +1,287 @@
+"""Group commands and the table message's buttons: each turns into one manager command."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Message, Update, User
+from telegram.constants import ChatType
+from telegram.ext import ContextTypes
+
+from bot.i18n import t
+from bot.table import (
+    AddBots,
+    AskCount,
+    ChatRef,
+    Join,
+    Leave,
+    NextHand,
+    OpenTable,
+    RemoveBot,
+    Reply,
+    Start,
+    StopMatch,
+)
+from bot.table.describe import reply_text
+
+from .callback import GroupPress
+from .context import Context, actor_of, chat_of, user_lang
+from .info import rules_text, score_text, stats_text
+from .keyboards import link_keyboard
+from .publisher import Publisher
+from .settings_menu import SettingsMenu
+
+log = logging.getLogger(__name__)
+
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+SILENT_OK = frozenset({"started", "table_shown", "table_opened", "count_posted", "match_stopped"})
+
+
+def _int_arg(args: list[str], lo: int, hi: int) -> int | None:
+    """The single integer argument in lo..hi, or None when it is missing or bad."""
+    if len(args) != 1:
+        return None
+    try:
+        value = int(args[0])
+    except ValueError:
+        return None
+    return value if lo <= value <= hi else None
+
+
+class GroupCommands:
+    def __init__(self, ctx: Context, pub: Publisher, menu: SettingsMenu) -> None:
+        self.ctx = ctx
+        self.pub = pub
+        self.menu = menu
+
+    # -- helpers ---------------------------------------------------------------------------
+    async def _where(self, update: Update) -> tuple[Message, User, ChatRef, str] | None:
+        """The message, its sender, the table's chat and the group's language; None (after
+        a polite answer) when the command was sent outside a group."""
+        message = update.effective_message
+        user = update.effective_user
+        if message is None or user is None:
+            return None
+        if message.chat.type not in GROUP_TYPES:
+            self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
+            return None
+        chat = chat_of(message)
+        return message, user, chat, await self.ctx.lang(chat)
+
+    def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: str) -> None:
+        if reply.ok and reply.key in SILENT_OK:
+            return  # the table message or a notice shows it
+        self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
+
+    async def _admin(self, message: Message, user: User) -> bool:
+        sender_chat = message.sender_chat.id if message.sender_chat else None
+        return await self.ctx.is_admin(message.chat.id, user.id, sender_chat)
+
+    def _anonymous(self, message: Message) -> bool:
+        return message.sender_chat is not None
+
+    # -- commands --------------------------------------------------------------------------
+    async def gouji(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        table = self.ctx.manager.table(chat)
+        if table is not None and table.live():
+            # Post the table again at the bottom of the chat, where people are looking.
+            await self.ctx.manager.handle(OpenTable(chat=chat, actor=actor_of(user)))
+            self.pub.touch_table(chat.key, repost=True)
+            return
+        can_dm = not self._anonymous(message) and await self.ctx.probe_dm(
+            str(user.id), t("tg_dm_hello", lang)
+        )
+        reply = await self.ctx.manager.handle(
+            OpenTable(chat=chat, actor=actor_of(user), sit=can_dm)
+        )
+        self._answer(chat, message, reply, lang)
+        if reply.ok and not can_dm and not self._anonymous(message):
+            self._ask_to_start(chat, message, user, lang)
+
+    def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: str) -> None:
+        tid = self.ctx.ids.tid(chat.key)
+        if tid is None:
+            return
+        button = link_keyboard(t("tg_btn_open_join", lang), self.ctx.deep_link(f"j_{tid}"))
+        text = t("tg_need_start", lang, name=user.full_name)
+        self.ctx.say(chat, text, reply_to=message.message_id, markup=button)
+
+    async def join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        args = context.args or []
+        seat = _int_arg(args, 1, 6) if args else None
+        if args and seat is None:
+            self.ctx.say(chat, t("bad_seat", lang), reply_to=message.message_id)
+            return
+        if self._anonymous(message):
+            self.ctx.say(chat, t("tg_anon_join", lang), reply_to=message.message_id)
+            return
+        if self.ctx.manager.table(chat) is None:
+            self.ctx.say(chat, t("no_table", lang), reply_to=message.message_id)
+            return
+        if not await self.ctx.probe_dm(str(user.id), t("tg_dm_hello", lang)):
+            self._ask_to_start(chat, message, user, lang)
+            return
+        reply = await self.ctx.manager.handle(Join(chat=chat, actor=actor_of(user), seat=seat))
+        self._answer(chat, message, reply, lang)
+
+    async def leave(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        reply = await self.ctx.manager.handle(Leave(chat=chat, actor=actor_of(user)))
+        self._answer(chat, message, reply, lang)
+
+    async def addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        args = context.args or []
+        count = _int_arg(args, 1, 5) if args else 1
+        if count is None:
+            self.ctx.say(chat, t("tg_usage_addbot", lang), reply_to=message.message_id)
+            return
+        actor = actor_of(user, await self._admin(message, user))
+        reply = await self.ctx.manager.handle(AddBots(chat=chat, actor=actor, count=count))
+        self._answer(chat, message, reply, lang)
+
+    async def removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        args = context.args or []
+        seat = _int_arg(args, 1, 6) if args else None
+        if args and seat is None:
+            self.ctx.say(chat, t("tg_usage_removebot", lang), reply_to=message.message_id)
+            return
+        reply = await self.ctx.manager.handle(RemoveBot(chat=chat, actor=actor_of(user), seat=seat))
+        self._answer(chat, message, reply, lang)
+
+    async def begin(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        actor = actor_of(user, await self._admin(message, user))
+        reply = await self.ctx.manager.handle(Start(chat=chat, actor=actor))
+        self._answer(chat, message, reply, lang)
+
+    async def stop(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        actor = actor_of(user, await self._admin(message, user))
+        reply = await self.ctx.manager.handle(StopMatch(chat=chat, actor=actor))
+        self._answer(chat, message, reply, lang)
+
+    async def count(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        target = _int_arg(context.args or [], 1, 6)
+        if target is None:
+            self.ctx.say(chat, t("tg_usage_count", lang), reply_to=message.message_id)
+            return
+        reply = await self.ctx.manager.handle(
+            AskCount(chat=chat, actor=actor_of(user), target=target)
+        )
+        self._answer(chat, message, reply, lang)
+
+    async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, user, chat, lang = where
+        if not await self._admin(message, user):
+            self.ctx.say(chat, t("not_admin", lang), reply_to=message.message_id)
+            return
+        args = context.args or []
+        if not args:
+            await self.menu.open(chat, message.message_id)
+            return
+        if len(args) < 2:
+            self.ctx.say(chat, t("tg_usage_settings", lang), reply_to=message.message_id)
+            return
+        reply = await self.menu.set_by_text(chat, actor_of(user, True), args[0], " ".join(args[1:]))
+        self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
+
+    async def rules(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, _user, chat, lang = where
+        settings = await self.ctx.manager.group_settings(chat)
+        self.ctx.say(chat, rules_text(settings, lang), reply_to=message.message_id)
+
+    async def score(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, _user, chat, lang = where
+        self.ctx.say(chat, score_text(self.ctx.manager, chat, lang), reply_to=message.message_id)
+
+    async def stats(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, _user, chat, lang = where
+        text = await stats_text(self.ctx.manager, chat, lang)
+        self.ctx.say(chat, text, reply_to=message.message_id)
+
+    # -- the table message's buttons -------------------------------------------------------
+    async def press(self, query: CallbackQuery, press: GroupPress) -> None:
+        ctx = self.ctx
+        user = query.from_user
+        key = ctx.ids.resolve(press.tid)
+        message = query.message
+        if key is None or message is None or str(message.chat.id) != ChatRef.from_key(key).chat_id:
+            await query.answer(t("stale", "zh"))
+            return
+        chat = ChatRef.from_key(key)
+        lang = await ctx.lang(chat)
+        actor = actor_of(user)
+        uid = str(user.id)
+        manager = ctx.manager
+        if press.op == "j":
+            if not await ctx.probe_dm(uid, t("tg_dm_hello", lang)):
+                # Opening the bot through this link sends /start j_<tid>, which seats them.
+                await query.answer(url=ctx.deep_link(f"j_{press.tid}"))
+                return
+            reply = await manager.handle(Join(chat=chat, actor=actor))
+        elif press.op == "l":
+            reply = await manager.handle(Leave(chat=chat, actor=actor))
+        elif press.op == "h":
+            if manager.private_snapshot(key, uid) is None:
+                await query.answer(t("tg_no_hand", lang))
+                return
+            if uid not in ctx.dm_ok:
+                await query.answer(url=ctx.deep_link(f"h_{press.tid}"))
+                return
+            self.pub.touch_hand(key, uid, fresh=True)
+            reply = Reply.yes("tg_hand_sent")
+        elif press.op == "c":
+            reply = await manager.handle(AskCount(chat=chat, actor=actor, target=press.seat or 0))
+            if reply.ok:
+                reply = Reply.yes("tg_count_done")
+        else:
+            admin = await ctx.is_admin(int(chat.chat_id), user.id)
+            actor = actor_of(user, admin)
+            if press.op == "s":
+                reply = await manager.handle(Start(chat=chat, actor=actor))
+            elif press.op == "a":
+                reply = await manager.handle(AddBots(chat=chat, actor=actor, count=1))
+            else:
+                reply = await manager.handle(NextHand(chat=chat, actor=actor))
+        await query.answer(reply_text(reply, lang))

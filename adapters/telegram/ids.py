@@ -1,0 +1,48 @@
+"""Short table ids for buttons and deep links.
+
+A table key (``tg:-1001234567890:42``) is too long to share 64 bytes of callback data
+with a play, and a deep-link parameter allows only [A-Za-z0-9_-]. The short id hashes
+the key with the match seed: it needs no storage (so buttons survive a restart), and a
+button from an earlier match at the same chat never reaches the next one.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+from bot.table import TableManager
+
+TID_RE = re.compile(r"^[a-z2-7]{8}$")
+
+
+def short_id(key: str, match_seed: int) -> str:
+    digest = hashlib.blake2s(f"{key}|{match_seed}".encode(), digest_size=5).digest()
+    return base64.b32encode(digest).decode().lower()
+
+
+class TableIds:
+    """Maps short ids to the manager's table keys and back."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self._by_tid: dict[str, str] = {}
+
+    def tid(self, key: str) -> str | None:
+        snap = self.manager.snapshot(key)
+        if snap is None or not key.startswith("tg:"):
+            return None
+        tid = short_id(key, snap.match_id)
+        self._by_tid[tid] = key
+        return tid
+
+    def resolve(self, tid: str) -> str | None:
+        """The key of the live table this id names, or None (unknown, or an older match)."""
+        key = self._by_tid.get(tid)
+        if key is not None and self.tid(key) == tid:
+            return key
+        for key in list(self.manager.tables):
+            if self.tid(key) == tid:
+                return key
+        return None

@@ -1,0 +1,79 @@
+"""The informational replies: /rules, /score, /stats."""
+
+from __future__ import annotations
+
+from bot.engine.rules import make_rules, overrides_of
+from bot.i18n import preset_name, t
+from bot.table import ChatRef, GroupSettings, TableManager
+
+
+def _seconds(n: int, lang: str) -> str:
+    return t("tg_seconds", lang, n=n) if n else t("tg_no_limit", lang)
+
+
+def changes_text(settings: GroupSettings, lang: str) -> str:
+    changed = overrides_of(make_rules(settings.preset, dict(settings.overrides)))
+    if not changed:
+        return t("tg_settings_none", lang)
+    return ", ".join(f"{t('sw_' + k, lang)}={v}" for k, v in sorted(changed.items()))
+
+
+def rules_text(settings: GroupSettings, lang: str) -> str:
+    hands = settings.match_hands or t("tg_no_limit", lang)
+    target = settings.target_score or t("tg_no_limit", lang)
+    return "\n".join(
+        [
+            t("tg_rules", lang),
+            t(
+                "tg_rules_preset",
+                lang,
+                preset=preset_name(settings.preset, lang),
+                changes=changes_text(settings, lang),
+            ),
+            t(
+                "tg_rules_timer",
+                lang,
+                turn=_seconds(settings.turn_seconds, lang),
+                hands=hands,
+                target=target,
+            ),
+        ]
+    )
+
+
+def score_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
+    snap = manager.snapshot(chat.key)
+    if snap is None:
+        return t("no_table", lang)
+    history = [h for h in snap.history if not h.get("voided")]
+    if not history:
+        return t("tg_no_scores", lang)
+    a, b = snap.totals
+    lines = [t("tg_score_head", lang, hand_no=snap.hand_no, a=a, b=b)]
+    for entry in history[-10:]:
+        sa, sb = entry["team_scores"]
+        lines.append(t("tg_score_line", lang, n=entry["hand_no"], a=sa, b=sb))
+    return "\n".join(lines)
+
+
+async def stats_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
+    if manager.store is None:
+        return t("tg_stats_off", lang)
+    rows = await manager.store.leaderboard(chat.group_key)
+    if not rows:
+        return t("tg_stats_empty", lang)
+    lines = [t("tg_stats_head", lang)]
+    for i, row in enumerate(rows, start=1):
+        lines.append(
+            t(
+                "tg_stats_line",
+                lang,
+                i=i,
+                name=row.name,
+                points=row.points,
+                hands=row.hands,
+                firsts=row.firsts,
+                lasts=row.lasts,
+            )
+        )
+    return "\n".join(lines)

@@ -1,0 +1,266 @@
+"""Inline keyboards: the group's table buttons and each player's private action keyboard.
+
+The private keyboard is a small state machine whose state is the pressed button's own
+payload: root → base rank → size → 2s/jokers → confirm. Each screen offers only what
+``PrivateSnapshot.legal`` holds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import NOTATION
+from bot.engine.plays import Play
+from bot.i18n import t
+from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
+
+from . import picker
+from .callback import ActPress, GroupPress, encode
+from .views import cards_text, rank_label
+
+Rows = list[list[InlineKeyboardButton]]
+ASK_RULES = ("ask_le10", "ask_lt10")
+
+
+def markup_key(markup: InlineKeyboardMarkup | None) -> Hashable:
+    return None if markup is None else json.dumps(markup.to_dict(), sort_keys=True)
+
+
+def _chunk(buttons: Sequence[InlineKeyboardButton], width: int) -> Rows:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+# -- group -------------------------------------------------------------------------------
+def _g(text: str, tid: str, op: str, seat: int | None = None) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=encode(GroupPress(tid, op, seat)))
+
+
+def table_keyboard(snap: TableSnapshot, tid: str, lang: str) -> InlineKeyboardMarkup | None:
+    if snap.status is TableStatus.LOBBY:
+        row = [
+            _g(t("tg_btn_join", lang), tid, "j"),
+            _g(t("tg_btn_addbot", lang), tid, "a"),
+            _g(t("tg_btn_start", lang), tid, "s"),
+        ]
+        return InlineKeyboardMarkup([row])
+    if snap.status is TableStatus.BETWEEN:
+        return InlineKeyboardMarkup(
+            [[_g(t("tg_btn_next", lang), tid, "n"), _g(t("tg_btn_mine", lang), tid, "h")]]
+        )
+    if snap.status is TableStatus.PLAYING:
+        rows: Rows = [[_g(t("tg_btn_mine", lang), tid, "h")]]
+        if snap.rules is not None and snap.rules.count_rule in ASK_RULES:
+            asks = [_g(t("tg_btn_count", lang, seat=s), tid, "c", s) for s in range(1, 7)]
+            rows += _chunk(asks, 3)
+        return InlineKeyboardMarkup(rows)
+    return None
+
+
+def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(text, url=url)]])
+
+
+# -- private -----------------------------------------------------------------------------
+class _Keys:
+    """Builds buttons for one player's snapshot."""
+
+    def __init__(self, priv: PrivateSnapshot, tid: str, lang: str, snap: TableSnapshot) -> None:
+        self.priv = priv
+        self.tid = tid
+        self.lang = lang
+        self.declare_open = snap.declare_open
+        self.ready = snap.ready
+        self.kinds = {a.kind for a in priv.legal}
+
+    def button(self, text: str, op: str, *args: object) -> InlineKeyboardButton:
+        press = ActPress(self.tid, self.priv.version, op, tuple(str(a) for a in args))
+        return InlineKeyboardButton(text, callback_data=encode(press))
+
+    def options(self, mode: str) -> list[Play]:
+        kind = ActionKind.PLAY if mode == "p" else ActionKind.BURN
+        return picker.plays(self.priv.legal, kind)
+
+    def default_mode(self) -> str:
+        return "b" if ActionKind.PLAY not in self.kinds and ActionKind.BURN in self.kinds else "p"
+
+    def play_button(self, mode: str, p: Play, label_key: str | None = None) -> InlineKeyboardButton:
+        cards = cards_text(p.counts(), self.lang)
+        text = t(label_key, self.lang, cards=cards) if label_key else cards
+        return self.button(text, "g", mode, *p)
+
+    def footer(self) -> Rows:
+        auto = self.priv.autoplay
+        label = "tg_btn_auto_off" if auto else "tg_btn_auto_on"
+        return [
+            [
+                self.button(t(label, self.lang), "t", 0 if auto else 1),
+                self.button(t("tg_btn_refresh", self.lang), "h"),
+            ]
+        ]
+
+    # screens
+    def root(self, mode: str | None = None) -> Rows:
+        if self.priv.autoplay:
+            return self.footer()
+        owed = picker.return_owed(self.priv.legal)
+        if owed:
+            return self.returns(owed[0][0], "")
+        mode = mode or self.default_mode()
+        rows: Rows = []
+        options = self.options(mode)
+        if options:
+            ranks = [
+                self.button(rank_label(b, self.lang), "b", mode, b) for b in picker.bases(options)
+            ]
+            rows += _chunk(ranks, 7)
+            best = picker.cheapest(options, lead=ActionKind.PASS not in self.kinds and mode == "p")
+            if best is not None:
+                rows.append([self.play_button(mode, best, "tg_btn_cheapest")])
+        moves = []
+        if ActionKind.PASS in self.kinds:
+            moves.append(self.button(t("tg_btn_pass", self.lang), "x"))
+        if ActionKind.RANG in self.kinds:
+            moves.append(self.button(t("tg_btn_rang", self.lang), "y"))
+        if mode == "p" and ActionKind.BURN in self.kinds:
+            moves.append(self.button(t("tg_btn_burn_mode", self.lang), "r", "b"))
+        if mode == "b" and ActionKind.PLAY in self.kinds:
+            moves.append(self.button(t("tg_btn_play_mode", self.lang), "r", "p"))
+        if mode == "b" and ActionKind.PLAY not in self.kinds:
+            moves.append(self.button(t("tg_btn_no_burn", self.lang), "n"))
+        if moves:
+            rows.append(moves)
+        rows += self.pre_play()
+        return rows + self.footer()
+
+    def pre_play(self) -> Rows:
+        row = []
+        for a in self.priv.legal:
+            if a.kind is ActionKind.REVOLT:
+                row.append(self.button(t("tg_btn_revolt", self.lang), "V"))
+            elif a.kind is ActionKind.DECLARE_POINT:
+                key = "tg_btn_prepoint" if a.pre else "tg_btn_point"
+                row.append(self.button(t(key, self.lang), "D", 1 if a.pre else 0))
+            elif a.kind is ActionKind.WAIVE:
+                row.append(self.button(t("tg_btn_waive", self.lang), "W"))
+        if self.declare_open and self.priv.seat not in self.ready:
+            row.append(self.button(t("tg_btn_ready", self.lang), "K"))
+        return _chunk(row, 3)
+
+    def base(self, mode: str, base: int) -> Rows:
+        options = self.options(mode)
+        sizes = picker.sizes(options, base)
+        if not sizes:
+            return self.root(mode)
+        if len(sizes) == 1:
+            return self.size(mode, base, sizes[0], 0)
+        buttons = [
+            self.button(t("tg_btn_size", self.lang, n=n), "z", mode, base, n, 0) for n in sizes
+        ]
+        back = [self.button(t("tg_btn_back", self.lang), "r", mode)]
+        return [*_chunk(buttons, 4), back]
+
+    def size(self, mode: str, base: int, size: int, page: int) -> Rows:
+        options = self.options(mode)
+        found = picker.variants(options, base, size)
+        if not found:
+            return self.root(mode)
+        if len(found) == 1:
+            return self.confirm(mode, found[0])
+        start = page * picker.PAGE
+        shown = found[start : start + picker.PAGE]
+        buttons = [self.button(cards_text(p.counts(), self.lang), "v", mode, *p) for p in shown]
+        rows = _chunk(buttons, 3)
+        nav = []
+        if start + picker.PAGE < len(found):
+            nav.append(self.button(t("tg_btn_more", self.lang), "z", mode, base, size, page + 1))
+        sizes = picker.sizes(options, base)
+        back = ("b", mode, base) if len(sizes) > 1 else ("r", mode)
+        nav.append(self.button(t("tg_btn_back", self.lang), *back))
+        return [*rows, nav]
+
+    def confirm(self, mode: str, p: Play) -> Rows:
+        if not picker.contains(self.options(mode), p):
+            return self.root(mode)
+        label = "tg_btn_play" if mode == "p" else "tg_btn_burn"
+        return [
+            [self.play_button(mode, p, label)],
+            [self.button(t("tg_btn_back", self.lang), "r", mode)],
+        ]
+
+    def returns(self, giver: int, picked: str) -> Rows:
+        owed = dict(picker.return_owed(self.priv.legal))
+        count = owed.get(giver)
+        if count is None:
+            return self.root()
+        have = list(self.priv.view.hand)
+        chosen = picker.counts_of(picked)
+        if any(c > h for c, h in zip(chosen, have, strict=True)) or len(picked) > count:
+            picked, chosen = "", picker.counts_of("")
+        shown = cards_text(chosen, self.lang) or "—"
+        head = t("tg_btn_selected", self.lang, cards=shown, k=len(picked), count=count)
+        rows: Rows = [[self.button(head, "R", giver, picked)]]
+        if len(picked) < count:
+            picks = [
+                self.button(cards_text(picker.counts_of(ch), self.lang), "R", giver, picked + ch)
+                for i, ch in enumerate(NOTATION)  # low cards first: the usual return
+                if have[i] > chosen[i]
+            ]
+            rows += _chunk(picks, 5)
+        else:
+            done = t("tg_btn_return", self.lang, cards=shown, seat=giver)
+            rows.append([self.button(done, "Q", giver, picked)])
+        if picked:
+            rows.append([self.button(t("tg_btn_reset", self.lang), "R", giver, "")])
+        return rows + self.footer()
+
+
+def action_keyboard(
+    priv: PrivateSnapshot,
+    tid: str,
+    lang: str,
+    snap: TableSnapshot,
+    screen: ActPress | None = None,
+) -> InlineKeyboardMarkup:
+    """The keyboard for ``screen`` (a navigation press), or the root one."""
+    keys = _Keys(priv, tid, lang, snap)
+    rows = _screen(keys, screen) if screen is not None else keys.root()
+    return InlineKeyboardMarkup(rows)
+
+
+def _screen(keys: _Keys, press: ActPress) -> Rows:
+    op, args = press.op, press.args
+    if op == "r":
+        return keys.root(args[0])
+    if op == "b":
+        return keys.base(args[0], int(args[1]))
+    if op == "z":
+        base, size, page = (int(a) for a in args[1:])
+        return keys.size(args[0], base, size, page)
+    if op == "v":
+        return keys.confirm(args[0], Play(*(int(a) for a in args[1:])))
+    if op == "R":
+        return keys.returns(int(args[0]), args[1])
+    return keys.root()
+
+
+def action_of(press: ActPress) -> Action | None:
+    """The game action a press asks for (None for navigation and adapter-only presses)."""
+    op, args = press.op, press.args
+    if op == "g":
+        play = Play(*(int(a) for a in args[1:]))
+        kind = ActionKind.PLAY if args[0] == "p" else ActionKind.BURN
+        return Action(kind, play.counts())
+    if op == "Q":
+        return Action(ActionKind.RETURN_TRIBUTE, picker.counts_of(args[1]), int(args[0]))
+    simple = {"x": ActionKind.PASS, "y": ActionKind.RANG, "V": ActionKind.REVOLT}
+    if op in simple:
+        return Action(simple[op])
+    if op == "W":
+        return Action(ActionKind.WAIVE)
+    if op == "D":
+        return Action(ActionKind.DECLARE_POINT, pre=args[0] == "1")
+    return None

@@ -1,0 +1,151 @@
+"""The private chat: /start (with the deep-link payloads) and the action keyboard's presses."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.engine.actions import Action, ActionKind
+from bot.engine.plays import Play
+from bot.i18n import t
+from bot.table import Act, Actor, ChatRef, Command, Join, Ready, SetAutoplay
+from bot.table.describe import reply_text
+
+from . import picker
+from .callback import ActPress
+from .context import Context, actor_of, user_lang
+from .ids import TID_RE
+from .keyboards import action_keyboard, action_of
+from .publisher import Publisher
+
+log = logging.getLogger(__name__)
+
+NAVIGATION = frozenset({"r", "b", "z", "v", "R"})
+# Presses honoured at any version: they say what the player wants whatever happened
+# since (托管, refresh, "ready"); the manager checks that they still apply. A player with
+# nothing to declare gets no keyboard update when another player's "ready" bumps the
+# version, so a version check would refuse their own "ready".
+ANY_VERSION = frozenset({"t", "h", "K"})
+
+
+class PrivateChat:
+    def __init__(self, ctx: Context, pub: Publisher) -> None:
+        self.ctx = ctx
+        self.pub = pub
+
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        user = update.effective_user
+        if message is None or user is None or message.chat.type != ChatType.PRIVATE:
+            return
+        uid = str(user.id)
+        self.ctx.dm_ok.add(uid)  # they opened the chat: the bot may write now
+        payload = (context.args or [""])[0]
+        kind, _, tid = payload.partition("_")
+        key = self.ctx.ids.resolve(tid) if kind in ("j", "h") and TID_RE.match(tid) else None
+        if kind in ("j", "h") and key is None:
+            self.ctx.tell(uid, t("tg_link_expired", user_lang(user)))
+            return
+        if key is None:
+            self.ctx.tell(uid, t("tg_welcome", user_lang(user)))
+            for table_key in self._playing(uid):
+                self.pub.touch_hand(table_key, uid, fresh=True)
+            return
+        chat = ChatRef.from_key(key)
+        lang = await self.ctx.lang(chat)
+        if kind == "h":
+            if self.ctx.manager.private_snapshot(key, uid) is None:
+                self.ctx.tell(uid, t("tg_no_hand", lang))
+            else:
+                self.pub.touch_hand(key, uid, fresh=True)
+            return
+        reply = await self.ctx.manager.handle(Join(chat=chat, actor=actor_of(user)))
+        if reply.ok:
+            self.ctx.tell(uid, t("tg_joined_private", lang, seat=reply.param("seat")))
+        else:
+            self.ctx.tell(uid, reply_text(reply, lang))
+
+    def _playing(self, uid: str) -> list[str]:
+        manager = self.ctx.manager
+        return [
+            key
+            for key in list(manager.tables)
+            if key.startswith("tg:") and manager.private_snapshot(key, uid) is not None
+        ]
+
+    async def press(self, query: CallbackQuery, press: ActPress) -> None:
+        ctx = self.ctx
+        manager = ctx.manager
+        uid = str(query.from_user.id)
+        key = ctx.ids.resolve(press.tid)
+        if key is None:
+            await query.answer(t("stale", "zh"))
+            return
+        chat = ChatRef.from_key(key)
+        snap = manager.snapshot(key)
+        priv = manager.private_snapshot(key, uid)
+        lang = snap.settings.lang if snap is not None else "zh"
+        if priv is None or snap is None:
+            await query.answer(t("tg_no_hand", lang))
+            return
+        actor = actor_of(query.from_user)
+        if press.op in ANY_VERSION:
+            await self._anytime(query, press, key, actor, lang)
+            return
+        if press.version != priv.version:
+            # Made for an older state: change nothing, and bring the keyboard up to date.
+            await query.answer(t("stale", lang))
+            self.pub.touch_hand(key, uid)
+            return
+        if press.op in NAVIGATION:
+            markup = action_keyboard(priv, press.tid, lang, snap, screen=press)
+            await query.answer()
+            try:
+                await query.edit_message_reply_markup(markup)
+            except BadRequest as err:
+                if "not modified" not in err.message.lower():
+                    raise
+            return
+        if press.op == "n":
+            await query.answer(t("ok", lang))
+            return
+        if press.op == "g" and not self._offered(press, priv.legal):
+            # Not one of the plays this keyboard could have offered now.
+            await query.answer(t("stale", lang))
+            self.pub.touch_hand(key, uid)
+            return
+        action = action_of(press)
+        if action is None:
+            await query.answer(t("tg_bad_button", lang))
+            return
+        reply = await manager.handle(
+            Act(chat=chat, actor=actor, action=action, version=press.version)
+        )
+        await query.answer(reply_text(reply, lang))
+
+    async def _anytime(
+        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: str
+    ) -> None:
+        chat = ChatRef.from_key(key)
+        if press.op == "h":
+            self.pub.touch_hand(key, actor.user_id)
+            await query.answer()
+            return
+        if press.op == "t":
+            command: Command = SetAutoplay(chat=chat, actor=actor, on=press.args[0] == "1")
+        else:
+            command = Ready(chat=chat, actor=actor)
+        reply = await self.ctx.manager.handle(command)
+        await query.answer(reply_text(reply, lang))
+        # "Ready" changes no hand and no role, so the manager sends no update for it.
+        self.pub.touch_hand(key, actor.user_id)
+
+    @staticmethod
+    def _offered(press: ActPress, legal: tuple[Action, ...]) -> bool:
+        kind = ActionKind.PLAY if press.args[0] == "p" else ActionKind.BURN
+        play = Play(*(int(a) for a in press.args[1:]))
+        return picker.contains(picker.plays(legal, kind), play)

@@ -1,0 +1,300 @@
+"""The /settings menu: preset, every rule switch, timer, match length, language.
+
+Each change goes to the manager as a ChangeSettings command; the manager validates it.
+Only admins may use the menu (each press is checked), and its edits count against the
+group's message budget like everything else the bot sends there.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import BadRequest
+
+from bot.engine.rules import PRESET_NAMES, allowed_values, choices, switch_names
+from bot.i18n import preset_name, t
+from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
+from bot.table.describe import reply_text
+
+from .callback import SettingsPress, encode
+from .context import Context, actor_of, chat_of
+from .info import changes_text, rules_text
+
+log = logging.getLogger(__name__)
+
+PER_PAGE = 8
+TIMERS = (0, 15, 20, 30, 45, 60, 90, 120, 300)
+HANDS = (0, 1, 2, 4, 6, 8, 12, 16)
+TARGETS = (0, 10, 20, 30, 50, 100)
+# Integer switches get a short menu of sensible values; the command form takes any.
+INT_MENUS: dict[str, tuple[int, ...]] = {
+    "burn_limit": (0, 1, 2, 3, 4, 5, 6, 13),
+    "sweep_multiplier": (1, 2, 3, 4),
+    "move_seconds": (0, 15, 20, 30, 45, 60, 90, 120),
+}
+GENERAL = {"preset", "turn_seconds", "match_hands", "target_score", "lang", "ai_fill", "reset"}
+Screen = tuple[str, InlineKeyboardMarkup | None]
+
+
+def menu_values(name: str) -> tuple[Any, ...]:
+    return choices(name) or INT_MENUS.get(name, ())
+
+
+def value_label(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return t("tg_on" if value else "tg_off", lang)
+    if isinstance(value, tuple | list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def parse_value(raw: str) -> Any:
+    """A value typed after /settings NAME: booleans, integers, lists, or the word itself."""
+    low = raw.strip().lower()
+    if low in ("true", "on", "yes", "开"):
+        return True
+    if low in ("false", "off", "no", "关"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        pass
+    if low.startswith("["):
+        try:
+            return json.loads(low)
+        except ValueError:
+            return raw
+    if "," in low:
+        return [int(p) if p.strip().lstrip("-").isdigit() else p.strip() for p in low.split(",")]
+    return raw.strip()
+
+
+def _b(text: str, op: str, *args: object) -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text, callback_data=encode(SettingsPress(op, tuple(map(str, args))))
+    )
+
+
+def _mark(text: str, current: bool) -> str:
+    return f"✓ {text}" if current else text
+
+
+class SettingsMenu:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # -- screens ---------------------------------------------------------------------------
+    def home(self, s: GroupSettings) -> Screen:
+        lang = s.lang
+        text = t(
+            "tg_settings_title",
+            lang,
+            preset=preset_name(s.preset, lang),
+            changes=changes_text(s, lang),
+        )
+        seconds = (
+            t("tg_seconds", lang, n=s.turn_seconds) if s.turn_seconds else t("tg_no_limit", lang)
+        )
+        hands = str(s.match_hands) if s.match_hands else t("tg_no_limit", lang)
+        target = str(s.target_score) if s.target_score else t("tg_no_limit", lang)
+        rows = [
+            [_b(t("tg_set_preset", lang, v=preset_name(s.preset, lang)), "P")],
+            [_b(t("tg_set_switches", lang), "L", 0)],
+            [
+                _b(t("tg_set_value", lang, name=t("set_turn_seconds", lang), v=seconds), "T"),
+                _b(t("tg_set_value", lang, name=t("set_match_hands", lang), v=hands), "M"),
+            ],
+            [
+                _b(t("tg_set_value", lang, name=t("set_target_score", lang), v=target), "G"),
+                _b(
+                    t(
+                        "tg_set_value",
+                        lang,
+                        name=t("set_ai_fill", lang),
+                        v=value_label(s.ai_fill, lang),
+                    ),
+                    "a",
+                    0 if s.ai_fill else 1,
+                ),
+            ],
+            [
+                _b(t("tg_set_lang", lang), "l", "en" if lang == "zh" else "zh"),
+                _b(t("tg_set_done", lang), "x"),
+            ],
+        ]
+        return text, InlineKeyboardMarkup(rows)
+
+    def presets(self, s: GroupSettings) -> Screen:
+        lang = s.lang
+        rows = [[_b(_mark(preset_name(p, lang), p == s.preset), "p", p)] for p in PRESET_NAMES]
+        rows.append([_b(t("tg_btn_back", lang), "h")])
+        return t("tg_set_preset", lang, v=preset_name(s.preset, lang)), InlineKeyboardMarkup(rows)
+
+    def switches(self, s: GroupSettings, page: int) -> Screen:
+        lang = s.lang
+        rules = s.rules()
+        names = switch_names()
+        pages = max(1, -(-len(names) // PER_PAGE))
+        page = min(max(page, 0), pages - 1)
+        rows = []
+        for name in names[page * PER_PAGE : (page + 1) * PER_PAGE]:
+            label = t(
+                "tg_set_value",
+                lang,
+                name=t("sw_" + name, lang),
+                v=value_label(getattr(rules, name), lang),
+            )
+            rows.append([_b(label, "w", name)])
+        nav = []
+        if page > 0:
+            nav.append(_b(t("tg_set_prev", lang), "L", page - 1))
+        if page + 1 < pages:
+            nav.append(_b(t("tg_set_next", lang), "L", page + 1))
+        rows.append(nav)
+        rows.append([_b(t("tg_set_reset", lang), "r"), _b(t("tg_btn_back", lang), "h")])
+        head = f"{t('tg_set_switches', lang)} {page + 1}/{pages}"
+        return head, InlineKeyboardMarkup([r for r in rows if r])
+
+    def switch(self, s: GroupSettings, name: str) -> Screen:
+        lang = s.lang
+        current = getattr(s.rules(), name)
+        label = t("sw_" + name, lang)
+        text = t("tg_set_value", lang, name=label, v=value_label(current, lang))
+        values = menu_values(name)
+        page = switch_names().index(name) // PER_PAGE
+        back = [_b(t("tg_btn_back", lang), "L", page)]
+        if not values:
+            text += "\n" + t("tg_set_freeform", lang, name=name, allowed=allowed_values(name))
+            return text, InlineKeyboardMarkup([back])
+        buttons = [
+            _b(_mark(value_label(v, lang), v == current), "v", name, i)
+            for i, v in enumerate(values)
+        ]
+        rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+        return text, InlineKeyboardMarkup([*rows, back])
+
+    def numbers(self, s: GroupSettings, op: str) -> Screen:
+        lang = s.lang
+        field, values = {"T": ("turn_seconds", TIMERS), "M": ("match_hands", HANDS)}.get(
+            op, ("target_score", TARGETS)
+        )
+        current = getattr(s, field)
+        setter = op.lower()
+        buttons = []
+        for v in values:
+            if not v:
+                label = t("tg_no_limit", lang)
+            elif field == "turn_seconds":
+                label = t("tg_seconds", lang, n=v)
+            else:
+                label = str(v)
+            buttons.append(_b(_mark(label, v == current), setter, v))
+        rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+        rows.append([_b(t("tg_btn_back", lang), "h")])
+        return t("set_" + field, lang), InlineKeyboardMarkup(rows)
+
+    # -- entry points ----------------------------------------------------------------------
+    async def open(self, chat: ChatRef, reply_to: int) -> None:
+        settings = await self.ctx.manager.group_settings(chat)
+        text, markup = self.home(settings)
+        self.ctx.say(chat, text, reply_to=reply_to, markup=markup)
+
+    async def set_by_text(self, chat: ChatRef, actor: Actor, name: str, raw: str) -> Reply:
+        name = name.strip().lower()
+        value: Any = parse_value(raw)
+        if name == "reset":
+            value = True
+        if name not in GENERAL and name not in switch_names():
+            return Reply.no("unknown_switch", switch=name, allowed=", ".join(switch_names()))
+        return await self.ctx.manager.handle(
+            ChangeSettings(chat=chat, actor=actor, changes={name: value})
+        )
+
+    async def press(self, query: CallbackQuery, press: SettingsPress) -> None:
+        message = query.message
+        if message is None:
+            await query.answer()
+            return
+        chat = chat_of(message)  # type: ignore[arg-type]
+        lang = await self.ctx.lang(chat)
+        if not await self.ctx.is_admin(message.chat.id, query.from_user.id):
+            await query.answer(t("not_admin", lang), show_alert=True)
+            return
+        changes = self._changes(press)
+        if changes is None:
+            await query.answer(t("tg_bad_button", lang))
+            return
+        answer = ""
+        if changes:
+            actor = actor_of(query.from_user, True)
+            reply = await self.ctx.manager.handle(
+                ChangeSettings(chat=chat, actor=actor, changes=changes)
+            )
+            answer = reply_text(reply, lang)
+        settings = await self.ctx.manager.group_settings(chat)
+        await query.answer(answer)
+        self._show(message.chat.id, message.message_id, self._screen(settings, press))
+
+    def _changes(self, press: SettingsPress) -> dict[str, Any] | None:
+        """The settings a press changes ({} for navigation); None for a payload that names
+        no real switch or value."""
+        op, args = press.op, press.args
+        if op in ("h", "P", "L", "T", "M", "G", "x"):
+            if op == "L" and not args[0].isdigit():
+                return None
+            return {}
+        if op == "w":
+            return {} if args[0] in switch_names() else None
+        if op == "p":
+            return {"preset": args[0]} if args[0] in PRESET_NAMES else None
+        if op == "v":
+            name, idx = args
+            values = menu_values(name) if name in switch_names() else ()
+            if not idx.isdigit() or int(idx) >= len(values):
+                return None
+            return {name: values[int(idx)]}
+        if op in ("t", "m", "g"):
+            field = {"t": "turn_seconds", "m": "match_hands", "g": "target_score"}[op]
+            return {field: int(args[0])} if args[0].isdigit() else None
+        if op == "l":
+            return {"lang": args[0]} if args[0] in ("zh", "en") else None
+        if op == "a":
+            return {"ai_fill": args[0] == "1"} if args[0] in ("0", "1") else None
+        if op == "r":
+            return {"reset": True}
+        return None
+
+    def _screen(self, s: GroupSettings, press: SettingsPress) -> Screen:
+        op, args = press.op, press.args
+        if op == "x":
+            return rules_text(s, s.lang), None
+        if op in ("P", "p"):
+            return self.presets(s) if op == "P" else self.home(s)
+        if op == "L":
+            return self.switches(s, int(args[0]))
+        if op in ("w", "v"):
+            return self.switch(s, args[0])
+        if op in ("T", "M", "G"):
+            return self.numbers(s, op)
+        if op == "r":
+            return self.switches(s, 0)
+        return self.home(s)
+
+    def _show(self, chat_id: int, message_id: int, screen: Screen) -> None:
+        text, markup = screen
+
+        async def job() -> bool:
+            try:
+                await self.ctx.api.edit_message_text(
+                    text, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                )
+            except BadRequest as err:
+                if "not modified" not in err.message.lower():
+                    raise
+            return True
+
+        # Rapid presses on one menu collapse into a single edit showing the last screen.
+        self.ctx.sender.touch(chat_id, ("menu", message_id), job, 0.0)

@@ -1,0 +1,114 @@
+"""Button payloads and the play picker, without Telegram."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.telegram import picker
+from adapters.telegram.callback import (
+    MAX_BYTES,
+    ActPress,
+    BadPayload,
+    GroupPress,
+    SettingsPress,
+    decode,
+    encode,
+)
+from adapters.telegram.ids import short_id
+from adapters.telegram.views import cards_text
+from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import parse
+from bot.engine.game import legal_plays, new_hand
+from bot.engine.plays import Play
+from bot.engine.rules import make_rules, switch_names
+
+TID = short_id("tg:-1001234567890:123456", 2**47)
+
+
+@pytest.mark.parametrize(
+    "press",
+    [
+        GroupPress(TID, "j"),
+        GroupPress(TID, "c", 6),
+        ActPress(TID, 0, "r", ("p",)),
+        ActPress(TID, 10**9, "g", ("b", "15", "16", "16", "4", "4")),
+        ActPress(TID, 36**5, "z", ("p", "14", "36", "3")),
+        ActPress(TID, 77, "R", ("6", "SSSSBBBB22223333")),
+        ActPress(TID, 77, "R", ("2", "")),
+        ActPress(TID, 5, "x"),
+        SettingsPress("v", ("small_joker_beaten_by", "1")),
+        SettingsPress("p", ("qingdao",)),
+    ],
+)
+def test_round_trip_within_64_bytes(press: GroupPress | ActPress | SettingsPress) -> None:
+    data = encode(press)
+    assert len(data.encode()) <= MAX_BYTES
+    assert decode(data) == press
+
+
+def test_every_settings_payload_fits() -> None:
+    for name in switch_names():
+        assert len(encode(SettingsPress("v", (name, "9"))).encode()) <= MAX_BYTES
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "",
+        "x" * 65,
+        "q:abc",
+        f"g:{TID}",
+        f"g:{TID}:c",
+        f"g:{TID}:c:7",
+        f"g:{TID}:j:1",
+        "g:NOTATID1:j",
+        f"a:{TID}:1:g:p.3.1.0.0",
+        f"a:{TID}:1:g:p.3.1.0.0.0.0",
+        f"a:{TID}:1:zz",
+        f"a:{TID}:-1:x",
+        f"a:{TID}:1:x:",
+        f"a:{TID}:1:R:7.3",
+        f"a:{TID}:1:Q:2.",
+        f"a:{TID}:1:R:2.XYZ",
+        "s:v:name",
+        "s:p:Bad Preset",
+        "s:zz",
+    ],
+)
+def test_malformed_payloads_are_refused(data: str | None) -> None:
+    with pytest.raises(BadPayload):
+        decode(data)
+
+
+def test_picker_groups_a_real_hand() -> None:
+    rules = make_rules("dagang")
+    state, _ = new_hand(rules, 42, 1)
+    legal = [Action.play(p) for p in legal_plays(state, 1)]
+    options = picker.plays(legal, ActionKind.PLAY)
+    assert len(options) == len(legal)
+    for base in picker.bases(options):
+        for size in picker.sizes(options, base):
+            found = picker.variants(options, base, size)
+            assert found and all(p.base == base and p.size == size for p in found)
+            assert found == sorted(found, key=picker.cost)
+
+
+def test_cheapest_lead_keeps_a_set_together() -> None:
+    options = [Play(5, 1), Play(5, 2), Play(5, 3), Play(9, 1), Play(5, 1, 1)]
+    assert picker.cheapest(options, lead=True) == Play(5, 3)
+    assert picker.cheapest(options, lead=False) == Play(5, 1)
+    answers = [Play(10, 2), Play(9, 1, 1), Play(0, 0, 0, 2, 0), Play(15, 2)]
+    assert picker.cheapest(answers, lead=False) == Play(10, 2)
+
+
+def test_play_of_matches_counts() -> None:
+    for text in ("888SS", "TTTT2", "22SB", "SB", "3333", "A"):
+        counts = parse(text)
+        assert picker.play_of(counts).counts() == counts
+
+
+def test_cards_text_reads_well() -> None:
+    assert cards_text(parse("TTTTT22S"), "zh") == "10×5 22 小王"
+    assert cards_text(parse("888B"), "en") == "888 BJ"
+    assert cards_text(parse("3B"), "zh", high_first=True) == "大王 3"

@@ -1,0 +1,163 @@
+"""The private chat: bad and stale presses, 托管, [我的牌], blocked chats, turn warnings."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from adapters.telegram.callback import ActPress, encode
+from bot.i18n import t
+from bot.table import Actor, ChangeSettings, ChatRef
+
+from .harness import GROUP_ID, USERS, Harness, op_of
+
+wang, li = USERS[:2]
+
+
+async def playing(turn_seconds: int = 0) -> Harness:
+    """老王 and 小李 with four AI seats, first hand dealt, the declaration pause over."""
+    h = await Harness(None).open()
+    h.fake.opened.update({wang["id"], li["id"]})
+    chat = ChatRef("tg", str(GROUP_ID))
+    await h.manager.handle(
+        ChangeSettings(
+            chat=chat,
+            actor=Actor(str(wang["id"]), "老王", is_admin=True),
+            changes={"turn_seconds": turn_seconds},
+        )
+    )
+    await h.say(wang, "/gouji")
+    await h.say(li, "/join")
+    await h.say(wang, "/addbot 4")
+    await h.say(wang, "/begin")
+    await h.tick(13.0)  # the declaration pause runs out
+    await h.drain()
+    return h
+
+
+def someone_to_act(h: Harness) -> dict[str, object]:
+    state = h.manager.tables[h.key].state
+    assert state is not None and state.to_act is not None
+    seat = h.manager.tables[h.key].seats[state.to_act - 1]
+    assert seat is not None and seat.user_id is not None
+    return next(u for u in USERS if str(u["id"]) == seat.user_id)
+
+
+async def test_bad_and_forged_presses_change_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    h = await playing()
+    who = someone_to_act(h)
+    msg = h.hand_message(who)  # type: ignore[arg-type]
+    table = h.manager.tables[h.key]
+    version, hands = table.version, table.state.hands  # type: ignore[union-attr]
+    tid = h.bot.ctx.ids.tid(h.key)
+    assert tid is not None
+    bad = [
+        "a:" + tid + ":zz:g:p.99.1.0.0.0",  # version from nowhere
+        f"a:{tid}:1:g:p.3.16.16.4.4:extra",
+        "a:" + tid + ":1:" + "Q:2." + "SB" * 20,
+        "this is not ours",
+    ]
+    for data in bad:
+        answer = await h.press(who, msg, data)  # type: ignore[arg-type]
+        assert answer["text"] in (t("tg_bad_button"), t("stale"))
+    # A well-formed play the keyboard never offered (not in the hand): refused as stale.
+    forged = encode(ActPress(tid, table.version, "g", ("p", "14", "16", "0", "0", "0")))
+    answer = await h.press(who, msg, forged)  # type: ignore[arg-type]
+    assert answer["text"] == t("stale")
+    assert table.version == version and table.state.hands == hands  # type: ignore[union-attr]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 3
+    for record in caplog.records:
+        assert "SB" * 4 not in record.getMessage() and "p.99" not in record.getMessage()
+    assert not h.errors
+    await h.close()
+
+
+async def test_autoplay_on_and_off_by_button() -> None:
+    h = await playing()
+    who = someone_to_act(h)
+    msg = h.hand_message(who)  # type: ignore[arg-type]
+    on = next(d for _, d in msg.buttons() if op_of(d) == "t")
+    answer = await h.press(who, msg, on)  # type: ignore[arg-type]
+    assert answer["text"] == t("autoplay_on")
+    await h.tick(1.0)
+    seat = h.manager.tables[h.key].seat_of(str(who["id"]))
+    assert seat is not None and h.manager.tables[h.key].seats[seat - 1].autoplay  # type: ignore[union-attr]
+    msg = h.hand_message(who)  # type: ignore[arg-type]
+    assert t("tg_role_auto") in (msg.caption or "")
+    off = next(d for label, d in msg.buttons() if label == t("tg_btn_auto_off"))
+    answer = await h.press(who, msg, off)  # type: ignore[arg-type]
+    assert answer["text"] == t("autoplay_off")
+    await h.close()
+
+
+async def test_my_cards_button_and_a_blocked_chat() -> None:
+    h = await playing()
+    first = h.hand_message(li)
+    mine = h.table_message().button(lambda t_, d: d.endswith(":h"))
+    answer = await h.press(li, h.table_message(), mine)
+    assert answer["text"] == t("tg_hand_sent")
+    await h.tick(1.0)
+    again = h.hand_message(li)
+    assert again.message_id > first.message_id
+    assert (li["id"], first.message_id) not in h.fake.messages
+
+    # 小李 blocks the bot: the next hand message fails with 403 and the group gets a link.
+    h.fake.opened.discard(li["id"])
+    await h.press(li, h.table_message(), mine)
+    await h.drain()
+    notice = next(m for m in h.fake.in_chat(GROUP_ID) if "收不到私信" in (m.text or ""))
+    ((_, url),) = notice.buttons()
+    assert "start=h_" in url
+    # The button on the table now opens the bot instead (the bot cannot write first).
+    answer = await h.press(li, h.table_message(), mine)
+    assert answer["url"] == url
+    await h.feed(h.fake.start(li, url.split("start=", 1)[1]))
+    await h.tick(1.0)
+    assert h.hand_message(li).message_id > again.message_id
+    # An old link, a link to nowhere.
+    await h.feed(h.fake.start(li, "j_aaaaaaaa"))
+    await h.drain()
+    assert h.fake.in_chat(li["id"])[-1].text == t("tg_link_expired")
+    assert not h.errors
+    await h.close()
+
+
+async def test_turn_warning_then_autoplay_on_timeout() -> None:
+    h = await playing(turn_seconds=30)
+    who = someone_to_act(h)
+    await h.tick(21.0)
+    texts = [m.text for m in h.fake.in_chat(int(who["id"])) if m.text]  # type: ignore[call-overload]
+    assert t("turn_warning") in texts
+    await h.tick(10.0)
+    await h.drain()
+    assert any("超时" in text for text in h.group_texts())
+    await h.close()
+
+
+async def test_ready_and_leaving_mid_match() -> None:
+    h = await Harness(None).open()
+    h.fake.opened.update({wang["id"], li["id"]})
+    await h.say(wang, "/gouji")
+    await h.say(li, "/join")
+    await h.say(wang, "/addbot 4")
+    await h.say(wang, "/begin")
+    await h.drain()
+    assert h.manager.tables[h.key].declare_open
+    msg = h.hand_message(li)
+    ready = next(d for _, d in msg.buttons() if op_of(d) == "K")
+    answer = await h.press(li, msg, ready)
+    assert answer["text"] == t("ready")
+    await h.tick(1.0)
+    assert not [d for _, d in h.hand_message(li).buttons() if op_of(d) == "K"]
+    # Leaving mid-match: the seat goes to the AI, the hand message loses its buttons.
+    await h.say(li, "/leave")
+    await h.drain()
+    assert h.fake.in_chat(li["id"])[-1].text == t("seat_left")
+    assert h.hand_message(li).buttons() == []
+    seat = h.manager.tables[h.key].seats[1]
+    assert seat is not None and seat.is_ai
+    assert not h.errors
+    await h.close()

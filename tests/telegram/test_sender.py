@@ -1,0 +1,114 @@
+"""The Sender on a fake clock: group budget, coalesced edits, 429 pauses."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from telegram.error import BadRequest, RetryAfter
+
+from adapters.telegram.sender import Sender
+from bot.table import FakeClock
+
+GROUP = -100
+
+
+class Log:
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.calls: list[tuple[float, str]] = []
+
+    def job(self, name: str, fail: Exception | None = None):  # type: ignore[no-untyped-def]
+        """A job that makes one call; with ``fail``, its first call fails so."""
+        failures = [fail] if fail is not None else []
+
+        async def run() -> bool:
+            self.calls.append((self.clock.now(), name))
+            if failures:
+                raise failures.pop()
+            return True
+
+        return run
+
+
+async def run_for(sender: Sender, clock: FakeClock, seconds: int) -> None:
+    for _ in range(seconds):
+        await sender.pump()
+        clock.advance(1.0)
+    await sender.pump()
+
+
+async def test_group_budget_is_twenty_a_minute() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    for i in range(45):  # past the queue's cap of 40: the five oldest are dropped
+        sender.post(GROUP, log.job(f"m{i}"))
+    await run_for(sender, clock, 200)
+    assert [name for _, name in log.calls] == [f"m{i}" for i in range(5, 45)]
+    times = [at for at, _ in log.calls]
+    for i, at in enumerate(times):
+        assert sum(1 for x in times[i:] if x < at + 60) <= 20
+
+
+async def test_private_chats_are_not_held_to_the_group_budget() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    for i in range(30):
+        sender.post(777, log.job(f"p{i}"))
+    await sender.pump()
+    assert len(log.calls) == 30
+
+
+async def test_edits_coalesce_and_end_on_the_latest() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    state = {"v": 0}
+
+    async def edit() -> bool:
+        log.calls.append((clock.now(), f"v{state['v']}"))
+        return True
+
+    for step in range(100):  # a change every 0.2 s for 20 s
+        state["v"] = step
+        sender.touch(GROUP, ("table", "k"), edit, 3.0)
+        await sender.pump()
+        clock.advance(0.2)
+    await run_for(sender, clock, 10)
+    times = [at for at, _ in log.calls]
+    assert all(b - a >= 3.0 - 1e-9 for a, b in itertools.pairwise(times))
+    assert log.calls[-1][1] == "v99"
+    assert len(log.calls) <= 8
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+async def test_retry_after_pauses_only_that_chat() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    sender.post(GROUP, log.job("flooded", RetryAfter(7)))
+    sender.post(GROUP, log.job("next"))
+    sender.post(-200, log.job("other group"))
+    await sender.pump()
+    assert [n for _, n in log.calls] == ["flooded", "other group"]
+    for _ in range(6):
+        clock.advance(1.0)
+        await sender.pump()
+    assert [n for _, n in log.calls] == ["flooded", "other group"]
+    clock.advance(1.0)
+    await sender.pump()
+    # The refused message is tried again first, then the rest, in order.
+    assert [n for _, n in log.calls][2:] == ["flooded", "next"]
+
+
+async def test_a_failed_job_is_logged_and_the_queue_goes_on() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    sender.post(GROUP, log.job("bad", BadRequest("Chat not found")))
+    sender.post(GROUP, log.job("good"))
+    assert await sender.pump() is None
+    assert [n for _, n in log.calls] == ["bad", "good"]
+    assert sender.calls_in_window(GROUP) == 2
