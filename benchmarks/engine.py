@@ -113,11 +113,15 @@ def main() -> None:
             times.append((time.perf_counter() - t0) * 1000)
         per_preset[preset] = statistics.median(times)
         full += times
-    print(f"lead legal plays: median {statistics.median(leads):.3f} ms, "
-          f"p95 {statistics.quantiles(leads, n=20)[-1]:.3f} ms over {len(leads)} hands")
+    print(
+        f"lead legal plays: median {statistics.median(leads):.3f} ms, "
+        f"p95 {statistics.quantiles(leads, n=20)[-1]:.3f} ms over {len(leads)} hands"
+    )
     print(f"answer legal plays: median {statistics.median(answers):.3f} ms over {len(answers)}")
-    print(f"joker-heavy: lead median {statistics.median(heavy_leads):.3f} ms, "
-          f"answer median {statistics.median(heavy_answers):.3f} ms")
+    print(
+        f"joker-heavy: lead median {statistics.median(heavy_leads):.3f} ms, "
+        f"answer median {statistics.median(heavy_answers):.3f} ms"
+    )
     for preset, ms in per_preset.items():
         print(f"full random hand [{preset}]: median {ms:.2f} ms")
     print(f"actions per hand: median {statistics.median(steps):.0f}")

@@ -68,9 +68,7 @@ def is_mandatory(legal: Sequence[Action]) -> bool:
     return any(a.kind in MANDATORY for a in legal)
 
 
-def decide(
-    state: HandState, seat: int, policy: Policy, rng: random.Random
-) -> Action | None:
+def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> Action | None:
     """What ``policy`` does for ``seat`` now; None when the seat has nothing to do or declines.
 
     Raises PolicyError when the policy's answer breaks the contract, so a broken policy

@@ -57,9 +57,7 @@ class HeuristicPolicy:
         self._by_preset: dict[str, Rules] = {}
 
     # -- the contract ----------------------------------------------------------------
-    def choose(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random
-    ) -> Action | None:
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         rules = self._rules(view)
         returns = [a for a in legal if a.kind is ActionKind.RETURN_TRIBUTE]
         if returns:
@@ -96,9 +94,7 @@ class HeuristicPolicy:
         return rank + w.two * p.twos + w.small * p.small + w.big * p.big
 
     # -- turns ------------------------------------------------------------------------
-    def _turn(
-        self, view: SeatView, plays: list[Choice], can_pass: bool, rules: Rules
-    ) -> Action:
+    def _turn(self, view: SeatView, plays: list[Choice], can_pass: bool, rules: Rules) -> Action:
         hand = view.hand
         total = sum(hand)
         finish = [c for c in plays if c[1].size == total]
@@ -119,10 +115,7 @@ class HeuristicPolicy:
         if view.public.seats[view.seat - 1].burning:
             return self._burner_lead(plays, hand)
         # Low rank groups, nothing attached: 2s and jokers stay for 够级 duels.
-        plain = [
-            c for c in plays
-            if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)
-        ]
+        plain = [c for c in plays if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)]
         if not plain:
             return min(plays, key=lambda c: self.cost(c[1], hand))[0]
         w = self.w
@@ -143,8 +136,10 @@ class HeuristicPolicy:
     def _known_min(self, view: SeatView, mates: bool) -> int | None:
         """The fewest cards a playing teammate (or opponent) is known to hold."""
         known = [
-            n for s in view.public.seats
-            if s.seat != view.seat and same_team(s.seat, view.seat) == mates
+            n
+            for s in view.public.seats
+            if s.seat != view.seat
+            and same_team(s.seat, view.seat) == mates
             and s.status is SeatStatus.PLAYING
             and (n := s.count if s.count is not None else s.reported) is not None
         ]
@@ -228,4 +223,3 @@ class HeuristicPolicy:
         # 够级-sized ranks are what wins tricks without 2s or jokers.
         gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
         return gouji <= self.w.revolt_max_gouji
-

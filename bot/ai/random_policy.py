@@ -23,9 +23,7 @@ class RandomPolicy:
     def __init__(self, optional_rate: float = 0.5) -> None:
         self.optional_rate = optional_rate
 
-    def choose(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random
-    ) -> Action | None:
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         progress = [a for a in legal if a.kind in _PROGRESS]
         if progress:
             return rng.choice(progress)

@@ -46,9 +46,7 @@ def _step(log: HandLog, seat: int, action: Action) -> None:
     log.actions.append((seat, action))
 
 
-def play_hand(
-    state: HandState, policies: Sequence[Policy], rng: random.Random
-) -> HandLog:
+def play_hand(state: HandState, policies: Sequence[Policy], rng: random.Random) -> HandLog:
     """Play ``state`` to its end; ``policies[i]`` plays seat i + 1."""
     log = HandLog(state)
     pre_asked = False

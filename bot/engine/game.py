@@ -77,9 +77,7 @@ def new_hand(
     deck = C.full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
     hands = C.deal(deck, random.Random(seed), leader)
     events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
-    events += [
-        ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS
-    ]
+    events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
     declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
     return _setup(rules, hands, leader, owed if rules.tribute else (), True, declarations, events)
 
@@ -155,7 +153,6 @@ def _setup(
     else:
         w.begin_play()
     return w.freeze(count_step=False), w.events
-
 
 
 def legal_plays(state: HandState, seat: int) -> list[Play]:
@@ -290,9 +287,7 @@ def _play_of(state: HandState, seat: int, action: Action) -> Play:
     return p
 
 
-def _ask_count(
-    state: HandState, seat: int, target: int | None
-) -> tuple[HandState, list[Event]]:
+def _ask_count(state: HandState, seat: int, target: int | None) -> tuple[HandState, list[Event]]:
     if state.rules.count_rule == "never":
         raise IllegalAction(ErrorCode.COUNT_REFUSED)
     if target is None or isinstance(target, bool) or target not in SEATS:
@@ -301,9 +296,7 @@ def _ask_count(
     return state, [ev(EventKind.COUNT, seat, target=target, answer=answer, count=n)]
 
 
-def _return_tribute(
-    state: HandState, seat: int, action: Action
-) -> tuple[HandState, list[Event]]:
+def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
     owed = [(i, r) for i, r in enumerate(state.pending_returns) if r[0] == seat]
     if action.target is not None:
         owed = [(i, r) for i, r in owed if r[1] == action.target]

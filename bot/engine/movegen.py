@@ -125,8 +125,10 @@ def gen_answers(
                 cands.extend([_new(Play, (base, n, t, s, b)) for s, b in pairs])
     else:
         if rules.kill_two_big or rules.kill_three_small:
-            parts = [(JOKERS_BASE, 0, 0)] if not t_others else _others_parts(
-                hand, t_others, above, rules, cons
+            parts = (
+                [(JOKERS_BASE, 0, 0)]
+                if not t_others
+                else _others_parts(hand, t_others, above, rules, cons)
             )
             for s, b in _joker_pairs(small, big):
                 if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):

@@ -66,9 +66,7 @@ def classify(counts: Sequence[int], rules: Rules) -> Play:
     bases = [i for i in range(12) if counts[i]]
     twos, small, big = counts[I_TWO], counts[I_SMALL], counts[I_BIG]
     if len(bases) > 1:
-        raise IllegalAction(
-            ErrorCode.MIXED_RANKS, ranks="".join(rank_char(i + 3) for i in bases)
-        )
+        raise IllegalAction(ErrorCode.MIXED_RANKS, ranks="".join(rank_char(i + 3) for i in bases))
     if bases:
         base = bases[0] + 3
         if twos and not rules.tie_qian:

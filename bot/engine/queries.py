@@ -115,11 +115,7 @@ def turn_error(state: HandState, seat: int) -> ErrorCode:
         and not (is_opp and state.rules.opposite_final_say)
     ):
         return ErrorCode.PASSED_THIS_TRICK
-    if (
-        not state.top_gousi
-        and restricted(state)
-        and not (is_opp or state.headless(seat))
-    ):
+    if not state.top_gousi and restricted(state) and not (is_opp or state.headless(seat)):
         return ErrorCode.GOUJI_OPPOSITE_ONLY
     return ErrorCode.NOT_YOUR_TURN
 

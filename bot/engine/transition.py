@@ -232,8 +232,11 @@ class Transition:
                 EventKind.TRIBUTE_GIVEN, t.giver, target=t.receiver, count=n_given, kind=t.kind
             )
             self.emit(
-                EventKind.TRIBUTE_GIVEN, t.giver, (t.giver, t.receiver),
-                target=t.receiver, cards=C.fmt(give),
+                EventKind.TRIBUTE_GIVEN,
+                t.giver,
+                (t.giver, t.receiver),
+                target=t.receiver,
+                cards=C.fmt(give),
             )
             if self.rules.tribute_return:
                 self.owe_return(t.receiver, t.giver, n_given)
@@ -289,7 +292,10 @@ class Transition:
             self.hands[b - 1] = tuple(bh)
             self.hands[seller - 1] = tuple(sh)
             self.emit(
-                EventKind.BOUGHT, b, target=seller, rank=C.NOTATION[idx],
+                EventKind.BOUGHT,
+                b,
+                target=seller,
+                rank=C.NOTATION[idx],
                 paid=C.NOTATION[paid] if paid is not None else None,
             )
 
@@ -448,8 +454,7 @@ class Transition:
                 return
         if self.top_gouji and not self.free_play:
             self.window = {
-                x for x in SEATS
-                if self.active(x) and x not in (s, opp(s)) and x not in self.locked
+                x for x in SEATS if self.active(x) and x not in (s, opp(s)) and x not in self.locked
             }
         self.advance(s)
 
@@ -753,7 +758,9 @@ class Transition:
         self.window = set()
         self.lead_pending = False
         self.emit(
-            EventKind.HAND_OVER, places=tuple(places), team_scores=(teams["135"], teams["246"]),
+            EventKind.HAND_OVER,
+            places=tuple(places),
+            team_scores=(teams["135"], teams["246"]),
             sweep=sweep,
         )
 

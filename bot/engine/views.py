@@ -113,7 +113,5 @@ def public_view(state: HandState) -> PublicView:
 def seat_view(state: HandState, seat: int) -> SeatView:
     mates: tuple[tuple[int, Counts], ...] = ()
     if state.rules.see_team_after_out and state.status[seat - 1] is SeatStatus.OUT:
-        mates = tuple(
-            (s, state.hands[s - 1]) for s in SEATS if s != seat and same_team(s, seat)
-        )
+        mates = tuple((s, state.hands[s - 1]) for s in SEATS if s != seat and same_team(s, seat))
     return SeatView(seat, state.hands[seat - 1], public_view(state), mates)

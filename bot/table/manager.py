@@ -1176,4 +1176,3 @@ def apply_setting_changes(current: GroupSettings, changes: dict[str, Any] | Any)
         sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kept.items())
     )
     return GroupSettings(**values)
-

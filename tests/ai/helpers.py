@@ -39,9 +39,7 @@ class Checked:
         self.inner = inner
         self.calls = 0
 
-    def choose(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random
-    ) -> Action | None:
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         assert legal, "a policy is only asked when the seat has something to do"
         assert all(a.kind is not ActionKind.ASK_COUNT for a in legal)
         self.calls += 1

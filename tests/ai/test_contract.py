@@ -116,16 +116,12 @@ def test_options_drop_ask_count_and_roles() -> None:
 
 
 class _Illegal:
-    def choose(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random
-    ) -> Action | None:
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         return Action(ActionKind.PLAY, (9,) + (0,) * 14)
 
 
 class _Silent:
-    def choose(
-        self, view: SeatView, legal: Sequence[Action], rng: random.Random
-    ) -> Action | None:
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
         return None
 
 

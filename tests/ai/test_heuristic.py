@@ -176,8 +176,7 @@ def test_heuristic_team_beats_random_team() -> None:
     for seed in range(20):
         team = seed % 2
         policies = [
-            HeuristicPolicy(rules) if (s % 2 == 1) == (team == 0) else RandomPolicy()
-            for s in SEATS
+            HeuristicPolicy(rules) if (s % 2 == 1) == (team == 0) else RandomPolicy() for s in SEATS
         ]
         state, _ = new_hand(rules, seed)
         result = play_hand(state, policies, random.Random(seed)).state.result
