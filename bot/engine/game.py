@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import cards as C
 from .actions import Action, ActionKind
@@ -320,4 +320,4 @@ def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandSt
 
 
 def replace_rules(state: HandState, rules: Rules) -> HandState:
-    return replace(state, rules=rules)
+    return state._replace(rules=rules)

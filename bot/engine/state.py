@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import EMPTY, Counts, fmt
 from .plays import Play
@@ -85,8 +85,13 @@ class HandResult:
         return self.places.index(seat) + 1
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
+class HandState(NamedTuple):
+    """The whole state of a hand. Immutable; ``game.apply`` returns a new one.
+
+    A NamedTuple rather than a frozen dataclass: one is built per action, and tuple
+    construction is several times cheaper than a frozen dataclass's 40 attribute sets.
+    """
+
     rules: Rules
     phase: Phase
     hands: tuple[Counts, ...]
