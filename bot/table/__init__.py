@@ -20,9 +20,10 @@ from .commands import (
     StopMatch,
     SwapSeat,
 )
-from .manager import TableManager, apply_setting_changes
+from .manager import TableManager
 from .model import Actor, ChatRef, GroupSettings, SeatInfo, TableStatus
 from .outputs import Out, OutKind, PrivateSnapshot, Reply, SeatLine, TableSnapshot
+from .settings import apply_setting_changes
 
 __all__ = [
     "Act",

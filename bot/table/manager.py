@@ -12,17 +12,15 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..ai import HeuristicPolicy, Policy, burn_order, decide
 from ..ai.base import options
 from ..engine.actions import Action, ActionKind
-from ..engine.errors import ErrorCode, GoujiError, IllegalAction
+from ..engine.errors import GoujiError, IllegalAction
 from ..engine.events import Event, EventKind
 from ..engine.game import apply, first_leader, legal_plays, new_hand, next_leader
-from ..engine.rules import Rules, make_rules, overrides_of
-from ..engine.state import SEATS, HandResult, HandState, Phase, Tribute
+from ..engine.state import SEATS, Phase
 from ..engine.views import public_view, seat_view
 from ..store import Store
 from .clock import Clock, SystemClock
@@ -45,8 +43,10 @@ from .commands import (
     StopMatch,
     SwapSeat,
 )
-from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
+from .model import ChatRef, GroupSettings, SeatInfo, TableStatus
 from .outputs import Out, OutKind, PrivateSnapshot, Reply, SeatLine, TableSnapshot
+from .record import BurnWindow, Table, table_from_json
+from .settings import apply_setting_changes
 
 log = logging.getLogger(__name__)
 
@@ -80,96 +80,6 @@ PUBLIC_NOTICES = {
     EventKind.TRIBUTE_RETURNED: "ev_tribute_returned",
     EventKind.BOUGHT: "ev_bought",
 }
-SETTING_LIMITS = {"turn_seconds": (0, 600), "match_hands": (0, 50), "target_score": (0, 1000)}
-
-
-@dataclass
-class BurnWindow:
-    step: int
-    declared: dict[int, Action] = field(default_factory=dict)
-    queued: tuple[int, Action] | None = None
-
-
-@dataclass
-class Table:
-    chat: ChatRef
-    creator: str
-    settings: GroupSettings
-    match_seed: int
-    seats: list[SeatInfo | None] = field(default_factory=lambda: [None] * 6)
-    status: TableStatus = TableStatus.LOBBY
-    spectators: set[str] = field(default_factory=set)
-    match: MatchRecord = field(default_factory=MatchRecord)
-    deal_no: int = 0
-    hand_seed: int = 0
-    hand_leader: int = 0
-    hand_owed: tuple[Tribute, ...] = ()
-    rules: Rules | None = None
-    turn_seconds: int = 45
-    state: HandState | None = None
-    log: list[tuple[int, Action]] = field(default_factory=list)
-    saved: int = 0
-    version: int = 0
-    deadline: float | None = None
-    deadline_kind: str = ""
-    warned: bool = False
-    window: BurnWindow | None = None
-    window_step: int = -1
-    declare_open: bool = False
-    ready: set[int] = field(default_factory=set)
-    next_leader: int | None = None
-    last_result: HandResult | None = None
-    private_sig: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-    pending_records: list[tuple[dict[str, Any], list[tuple[str, str, int, int]]]] = field(
-        default_factory=list
-    )
-    stored_deal: int | None = None  # the deal whose actions the store holds
-    meta: dict[str, Any] = field(default_factory=dict)
-    dirty: bool = True
-
-    @property
-    def key(self) -> str:
-        return self.chat.key
-
-    def seat_of(self, user_id: str) -> int | None:
-        for i, info in enumerate(self.seats):
-            if info is not None and info.user_id == user_id:
-                return i + 1
-        return None
-
-    def humans(self) -> list[int]:
-        return [i + 1 for i, s in enumerate(self.seats) if s is not None and not s.is_ai]
-
-    def live(self) -> bool:
-        return self.status is not TableStatus.FINISHED
-
-    def to_json(self) -> dict[str, Any]:
-        rules = self.rules
-        return {
-            "chat": self.chat.key,
-            "creator": self.creator,
-            "settings": self.settings.to_json(),
-            "match_seed": self.match_seed,
-            "seats": [s.to_json() if s else None for s in self.seats],
-            "status": self.status.value,
-            "spectators": sorted(self.spectators),
-            "match": {
-                "hand_no": self.match.hand_no,
-                "totals": list(self.match.totals),
-                "history": self.match.history,
-            },
-            "deal_no": self.deal_no,
-            "hand_seed": self.hand_seed,
-            "hand_leader": self.hand_leader,
-            "hand_owed": [t.to_json() for t in self.hand_owed],
-            "rules": None if rules is None else {"preset": rules.preset, **overrides_of(rules)},
-            "turn_seconds": self.turn_seconds,
-            "version": self.version,
-            "next_leader": self.next_leader,
-            "declare_open": self.declare_open,
-            "ready": sorted(self.ready),
-            "meta": self.meta,
-        }
 
 
 class TableManager:
@@ -223,7 +133,7 @@ class TableManager:
             return 0
         count = 0
         for key, record in await self.store.live_tables():
-            table = self._table_from_json(record)
+            table = table_from_json(record)
             table.stored_deal = table.deal_no
             if table.status is TableStatus.PLAYING and table.rules is not None:
                 actions = await self.store.load_actions(key, table.deal_no)
@@ -1096,83 +1006,3 @@ class TableManager:
             group, deal = t.chat.group_key, record["deal_no"]
             await self.store.record_hand(group, t.key, deal, record, players)
         t.pending_records.clear()
-
-    def _table_from_json(self, rec: dict[str, Any]) -> Table:
-        chat = ChatRef.from_key(rec["chat"])
-        t = Table(
-            chat=chat,
-            creator=rec["creator"],
-            settings=GroupSettings.from_json(rec["settings"]),
-            match_seed=int(rec["match_seed"]),
-        )
-        t.seats = [SeatInfo.from_json(s) if s else None for s in rec["seats"]]
-        t.status = TableStatus(rec["status"])
-        t.spectators = set(rec.get("spectators", []))
-        m = rec.get("match", {})
-        t.match = MatchRecord(
-            int(m.get("hand_no", 0)), list(m.get("totals", [0, 0])), list(m.get("history", []))
-        )
-        t.deal_no = int(rec.get("deal_no", 0))
-        t.hand_seed = int(rec.get("hand_seed", 0))
-        t.hand_leader = int(rec.get("hand_leader", 0))
-        t.hand_owed = tuple(
-            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
-            for x in rec.get("hand_owed", [])
-        )
-        rules = rec.get("rules")
-        if rules:
-            preset = rules.pop("preset")
-            t.rules = make_rules(preset, rules)
-        t.turn_seconds = int(rec.get("turn_seconds", t.settings.turn_seconds))
-        t.version = int(rec.get("version", 0))
-        t.next_leader = rec.get("next_leader")
-        t.declare_open = bool(rec.get("declare_open", False))
-        t.ready = set(rec.get("ready", []))
-        t.meta = dict(rec.get("meta", {}))
-        t.dirty = True
-        return t
-
-
-def _settings_dict(s: GroupSettings) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in GroupSettings.__dataclass_fields__}
-
-
-def apply_setting_changes(current: GroupSettings, changes: dict[str, Any] | Any) -> GroupSettings:
-    """Validated new settings; raises GoujiError with the allowed values on bad input."""
-    values = _settings_dict(current)
-    overrides = dict(current.overrides)
-    for name, value in dict(changes).items():
-        if name == "preset":
-            make_rules(value)  # validates the name
-            values["preset"] = value
-            overrides = {}
-        elif name == "reset":
-            overrides = {}
-        elif name in SETTING_LIMITS:
-            lo, hi = SETTING_LIMITS[name]
-            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed=f"{lo}..{hi}"
-                )
-            values[name] = value
-        elif name == "lang":
-            if value not in ("zh", "en"):
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="zh, en"
-                )
-            values[name] = value
-        elif name == "ai_fill":
-            if not isinstance(value, bool):
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="true, false"
-                )
-            values[name] = value
-        else:
-            overrides[name] = value
-    base = make_rules(values["preset"])
-    rules = make_rules(values["preset"], overrides)  # validates every switch
-    kept = {k: v for k, v in overrides_of(rules).items() if getattr(base, k) != getattr(rules, k)}
-    values["overrides"] = tuple(
-        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kept.items())
-    )
-    return GroupSettings(**values)
