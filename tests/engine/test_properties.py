@@ -134,3 +134,33 @@ def test_work_copy_round_trips_every_field() -> None:
         state, _ = apply(state, seat, action)
     assert Transition(state).freeze(count_step=False) == state
     assert Transition(final).freeze(count_step=False) == final
+
+
+def accepted_burn(state: HandState, seat: int, cards: Counts) -> bool:
+    try:
+        apply(state, seat, Action(ActionKind.BURN, cards))
+    except IllegalAction:
+        return False
+    return True
+
+
+gouji_top = st.sampled_from(["TTTTT", "JJJJ", "QQQ", "KK", "AA", "2", "S", "B", "55S", "TTTT2"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(hand=hand_st, top=gouji_top, sw=st.sampled_from(SWITCH_SETS))
+def test_generated_burns_are_exactly_the_accepted_ones(
+    hand: Counts, top: str, sw: dict[str, object]
+) -> None:
+    rules = make_rules("dagang", {**sw, "burn_limit": 13})
+    hands = [parse("3"), parse(top + "3"), hand, parse("4"), parse("6"), parse("7")]
+    state, _ = from_hands(rules, hands, 2)
+    from bot.engine.game import legal_burns
+
+    try:
+        state, _ = apply(state, 2, Action(ActionKind.PLAY, parse(top)))
+    except IllegalAction:
+        return
+    generated = {p.counts() for p in legal_burns(state, 3)}
+    brute = {c for c in submultisets(state.hands[2]) if accepted_burn(state, 3, c)}
+    assert generated == brute
