@@ -255,6 +255,9 @@ class TableManager:
         if t.window is not None and st.to_act == seat:
             # The seat to act is held back while the burn window runs.
             opts = [a for a in opts if a.kind not in TURN_ACTIONS or a.kind is ActionKind.BURN]
+        # 预点 belongs before the deal; at a chat table the cards are already dealt, so
+        # only 明点 is offered.
+        opts = [a for a in opts if not (a.kind is ActionKind.DECLARE_POINT and a.pre)]
         if t.declare_open and not st.started and st.phase is Phase.PLAY:
             # Before the first play everyone gets the same pause to revolt or declare.
             return [a for a in opts if a.kind in PRE_PLAY_ACTIONS]
@@ -759,6 +762,8 @@ class TableManager:
             return Reply.no("stale")
         if action.kind in (ActionKind.REVOLT, ActionKind.DECLARE_POINT) and not t.declare_open:
             return Reply.no("declare_closed")
+        if action.kind is ActionKind.DECLARE_POINT and action.pre:
+            return Reply.no("declare_not_allowed")
         if t.declare_open and not t.state.started and action.kind in TURN_ACTIONS:
             return Reply.no("wait_declarations")
         info = t.seats[seat - 1]
