@@ -133,12 +133,7 @@ class GroupCommands:
         self._answer(chat, message, reply, lang)
 
     async def leave(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
-        if where is None:
-            return
-        message, user, chat, lang = where
-        reply = await self.ctx.manager.handle(Leave(chat=chat, actor=actor_of(user)))
-        self._answer(chat, message, reply, lang)
+        await self._simple(update, Leave, admin_check=False)
 
     async def addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         where = await self._where(update)
@@ -168,21 +163,21 @@ class GroupCommands:
         self._answer(chat, message, reply, lang)
 
     async def begin(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
-        if where is None:
-            return
-        message, user, chat, lang = where
-        actor = actor_of(user, await self._admin(message, user))
-        reply = await self.ctx.manager.handle(Start(chat=chat, actor=actor))
-        self._answer(chat, message, reply, lang)
+        await self._simple(update, Start)
 
     async def stop(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._simple(update, StopMatch)
+
+    async def _simple(
+        self, update: Update, command: type[Leave | Start | StopMatch], admin_check: bool = True
+    ) -> None:
+        """A command with no arguments: pass it to the manager and answer."""
         where = await self._where(update)
         if where is None:
             return
         message, user, chat, lang = where
-        actor = actor_of(user, await self._admin(message, user))
-        reply = await self.ctx.manager.handle(StopMatch(chat=chat, actor=actor))
+        admin = admin_check and await self._admin(message, user)
+        reply = await self.ctx.manager.handle(command(chat=chat, actor=actor_of(user, admin)))
         self._answer(chat, message, reply, lang)
 
     async def count(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
