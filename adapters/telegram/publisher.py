@@ -58,7 +58,7 @@ class Publisher:
         elif out.kind is OutKind.NOTICE:
             text = notice_text(out, lang)
             if out.key == "count_answer":
-                self.ctx.say(chat, text)
+                self.ctx.say(chat, text, urgent=True)
             elif out.key not in MINOR_KEYS:
                 self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
                 self.touch_table(key)
@@ -69,6 +69,7 @@ class Publisher:
             self.ctx.say(
                 chat,
                 t("tg_match_stopped" if out.param("stopped") else "match_over", lang, a=a, b=b),
+                urgent=True,
             )
         elif out.kind is OutKind.PRIVATE and out.user:
             if out.key:
@@ -111,7 +112,7 @@ class Publisher:
             )
             return True
 
-        self.ctx.sender.post(chat_id, job)
+        self.ctx.sender.post(chat_id, job, urgent=True)
 
     # -- the table message ---------------------------------------------------------------
     def touch_table(self, key: str, repost: bool = False) -> None:
@@ -282,7 +283,8 @@ class Publisher:
         lang = snap.settings.lang
         name = next((s.name for s in snap.seats if s is not None and s.user_id == user), user)
         button = link_keyboard(t("tg_btn_open_bot", lang), self.ctx.deep_link(f"h_{tid}"))
-        self.ctx.say(ChatRef.from_key(snap.key), t("tg_dm_blocked", lang, name=name), markup=button)
+        chat = ChatRef.from_key(snap.key)
+        self.ctx.say(chat, t("tg_dm_blocked", lang, name=name), markup=button, urgent=True)
 
 
 def _thread(chat: ChatRef) -> int | None:
