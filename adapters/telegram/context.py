@@ -59,6 +59,9 @@ class Context:
     bot: Bot | None = None
     dm_ok: set[str] = field(default_factory=set)
     notices: dict[str, deque[str]] = field(default_factory=dict)
+    # Settings menus sent to an admin's private chat: (chat, message) -> the group they set.
+    private_menus: dict[tuple[int, int], ChatRef] = field(default_factory=dict)
+    group_titles: dict[int, str] = field(default_factory=dict)
     _admins: dict[tuple[int, int], tuple[bool, float]] = field(default_factory=dict)
 
     @property

@@ -60,7 +60,10 @@ class Publisher:
             if out.key == "count_answer":
                 self.ctx.say(chat, text, urgent=True)
             elif out.key not in MINOR_KEYS:
-                self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
+                lines = self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES))
+                if out.key == "hand_started":
+                    lines.clear()  # the lobby's or the last hand's lines are done with
+                lines.append(text)
                 self.touch_table(key)
         elif out.kind is OutKind.RESULT and snap is not None:
             self._post_result(snap, out)
@@ -115,6 +118,11 @@ class Publisher:
         self.ctx.sender.post(chat_id, job, urgent=True)
 
     # -- the table message ---------------------------------------------------------------
+    def table_line(self, key: str, text: str) -> None:
+        """A short public line under the table picture (e.g. who sat down)."""
+        self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
+        self.touch_table(key)
+
     def touch_table(self, key: str, repost: bool = False) -> None:
         if repost:
             self._repost.add(key)
