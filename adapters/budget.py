@@ -76,6 +76,10 @@ class RateBudget:
             sent.popleft()
         return sent
 
+    def recent(self, chat: Hashable) -> list[float]:
+        """The times of the calls still inside the window, oldest first."""
+        return list(self._times(chat))
+
     def used(self, chat: Hashable) -> int:
         """Calls made in the last ``window`` seconds."""
         return len(self._times(chat))

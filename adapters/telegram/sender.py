@@ -64,6 +64,7 @@ class _Lane:
     queue: deque[Job] = field(default_factory=deque)
     slots: dict[Hashable, _Slot] = field(default_factory=dict)
     blocked_until: float = -math.inf
+    slot_sent: deque[float] = field(default_factory=deque)  # when edits (slots) made calls
 
     def busy(self) -> bool:
         return bool(self.urgent or self.queue or any(s.dirty for s in self.slots.values()))
@@ -153,13 +154,30 @@ class Sender:
             return None
         if lane.queue:
             return lane.queue.popleft(), lane.queue
-        due = [s for s in lane.slots.values() if s.dirty and s.last + s.interval <= now]
+        pace = self._pace(lane)
+        due = [s for s in lane.slots.values() if s.dirty and s.last + max(s.interval, pace) <= now]
         if not due:
             return None
         slot = min(due, key=lambda s: s.last)
         slot.dirty = False
         slot.last = now
         return slot.job, slot
+
+    def _pace(self, lane: _Lane) -> float:
+        """The least time between two edits in a group: what the window has left once
+        the reserve and the other messages in it (answers, replies) are counted, spread
+        evenly over the window. Edits at this pace leave room for the others instead of
+        running into the limit, where the next edit would wait for the oldest call to
+        leave the window (the long freeze after a burst)."""
+        if not lane.limited:
+            return 0.0
+        window = self.budget.window
+        cutoff = self.clock.now() - window
+        while lane.slot_sent and lane.slot_sent[0] <= cutoff:
+            lane.slot_sent.popleft()
+        others = self.budget.used(lane.chat_id) - len(lane.slot_sent)
+        share = self.budget.limit - self.reserve - max(0, others)
+        return window / max(1, share)
 
     async def _drain(self, lane: _Lane) -> None:
         while True:
@@ -189,6 +207,8 @@ class Sender:
                 # Counted now that the call has been made (a refused call counts too:
                 # it may have reached Telegram's counter).
                 await self.budget.spend(lane.chat_id)
+                if isinstance(source, _Slot):
+                    lane.slot_sent.append(self.clock.now())
             if self.clock.now() < lane.blocked_until:
                 return
 
@@ -210,7 +230,8 @@ class Sender:
             times.append(free(0))
         if lane.queue:
             times.append(free(self.reserve))
-        dirty = [s.last + s.interval for s in lane.slots.values() if s.dirty]
+        pace = self._pace(lane)
+        dirty = [s.last + max(s.interval, pace) for s in lane.slots.values() if s.dirty]
         if dirty:
             times.append(max(min(dirty), free(self.reserve)))
         if not times:

@@ -109,6 +109,8 @@ class TableManager(LobbyMixin, TimersMixin):
         self.tables: dict[str, Table] = {}
         self.settings_cache: dict[str, GroupSettings] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        # 报户 questions already answered, per table, at its current version.
+        self._asked: dict[str, tuple[int, set[tuple[str, int]]]] = {}
         self._sinks: list[Sink] = []
 
     # -- wiring -----------------------------------------------------------------------
@@ -424,6 +426,7 @@ class TableManager(LobbyMixin, TimersMixin):
             if not st.started and t.declare_open:
                 if self._pre_play_round(t, outs):
                     continue
+                self._ready_with_nothing_to_declare(t)
                 humans_waiting = [s for s in t.humans() if s not in t.ready]
                 if humans_waiting and self.declare_window_seconds > 0:
                     if t.deadline_kind != "declare":
@@ -452,6 +455,15 @@ class TableManager(LobbyMixin, TimersMixin):
                 self._set_deadline(t, f"turn:{st.step}", seconds)
             return
         raise RuntimeError(f"table {t.key} did not settle")
+
+    def _ready_with_nothing_to_declare(self, t: Table) -> None:
+        """A human seat with no 革命, 明点 or other pre-play choice is ready at once: the
+        first lead waits only for seats that have something to decide."""
+        for seat in t.humans():
+            if seat not in t.ready and not any(
+                a.kind in PRE_PLAY_ACTIONS for a in self._human_options(t, seat)
+            ):
+                t.ready.add(seat)
 
     def _ai_plays(self, t: Table, seat: int) -> bool:
         info = t.seats[seat - 1]
@@ -631,9 +643,22 @@ class TableManager(LobbyMixin, TimersMixin):
     def _ask_count(self, t: Table, cmd: AskCount, outs: list[Out]) -> Reply:
         if t.state is None or t.status is not TableStatus.PLAYING:
             return Reply.no("not_playing")
+        if t.seat_of(cmd.actor.user_id) is None:
+            return Reply.no("not_seated")  # 报户 is a player's question
         _, events = apply(t.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
         # 报户 changes nothing, so it is answered without a version check.
         ev = events[0]
+        # The same question at the same state has the same answer: post it once.
+        version, asked = self._asked.get(t.key, (-1, set()))
+        if version != t.version:
+            version, asked = t.version, set()
+            self._asked[t.key] = (version, asked)
+        question = (cmd.actor.user_id, cmd.target)
+        repeated = question in asked
+        asked.add(question)
+        answer = {"answer": ev.get("answer"), "count": ev.get("count")}
+        if repeated:
+            return Reply.yes("count_posted", target=cmd.target, **answer)
         outs.append(
             self._notice(
                 t,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
@@ -137,3 +138,34 @@ async def test_restart_keeps_the_group_within_twenty_a_minute(tmp_path: Path) ->
     assert len(group) > 20
     assert max_per_minute(group) <= 20
     await h.close()
+
+
+async def test_table_edits_keep_a_steady_pace_around_other_messages() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    edits: list[float] = []
+    others: list[float] = []
+
+    async def edit() -> bool:
+        edits.append(clock.now())
+        return True
+
+    async def answer() -> bool:
+        others.append(clock.now())
+        return True
+
+    for _ in range(4):  # a burst at the start (lobby, a join link, a 报户 answer)
+        sender.post(GROUP, answer, urgent=True)
+    for step in range(480):  # the table changes every half second for four minutes
+        if step % 34 == 0:
+            sender.post(GROUP, answer, urgent=True)  # and someone asks 报户 every 17 s
+        sender.touch(GROUP, "table", edit, 0.0)
+        await sender.pump()
+        clock.advance(0.5)
+    assert worst_minute(edits + others) <= 20
+    # Once the first minute's burst has left the window, the table keeps a steady pace
+    # (18 calls a minute less the answers), never the long freeze of a full window; the
+    # freshness target is 10 s at worst.
+    gaps = [b - a for a, b in itertools.pairwise(edits) if a >= 1060.0]
+    assert max(gaps) <= 6.0  # without pacing: a 53 s freeze
+    assert len(gaps) >= 40
