@@ -64,6 +64,20 @@ ERRORS: dict[str, tuple[str, str]] = {
     "revolt_not_allowed": ("现在不能革命。", "You cannot declare a revolution now."),
     "declare_not_allowed": ("现在不能明点。", "You cannot declare a point now."),
     "waive_not_allowed": ("你没有够死级可以放弃。", "You have no sure plays to waive."),
+    "hui_not_allowed": (
+        "现在不能烩牌（只有首发在出第一手牌前可以烩，且本局规则要允许烩这些牌）。",
+        "You cannot 烩 now (only the leader, before the first play, and only the ranks the "
+        "rules allow).",
+    ),
+    "chongdian_not_allowed": (
+        "现在不能冲点（只有刚革命的人、在第一手牌前、手里有三手纯够级牌时可以冲点）。",
+        "You cannot 冲点 now (only a revolter, before the first play, holding three pure "
+        "gouji plays).",
+    ),
+    "chongdian_needs_pure": (
+        "冲点：要出纯够级牌，并留够剩下几手的纯够级牌。",
+        "冲点: lead a pure gouji play, keeping enough for the plays still to come.",
+    ),
     "count_refused": ("本局规则不报户。", "Card counts are not told under these rules."),
     "return_not_owed": ("你不欠这家还贡。", "You owe no return to that seat."),
     "return_count": ("还贡要还 {count} 张。", "Return exactly {count} cards."),
@@ -80,6 +94,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "No such preset: {preset}. Choose from: {allowed}.",
     ),
     "bad_scenario": ("对局文件有误：{detail}", "Bad scenario file: {detail}"),
+    "bad_streaks": (
+        "点的连续次数有误：要六个 0 到 3 的整数。",
+        "Bad point streaks: six integers from 0 to 3.",
+    ),
 }
 
 UI: dict[str, tuple[str, str]] = {
@@ -471,6 +489,15 @@ UI: dict[str, tuple[str, str]] = {
     "sw_burn_priority": ("烧牌优先", "Burn priority"),
     "sw_burn_success": ("烧牌成功", "Burn succeeds when"),
     "sw_burn_requires_kaidian": ("开点后才能烧", "Burn needs 开点"),
+    "sw_failed_burn_opens_opposite": ("烧糊了对家算开点", "Failed burn opens the opposite"),
+    "sw_counter_burn_double": ("反烧烧贡翻倍", "Counter-burn tribute doubled"),
+    "sw_revolt_opposite_opens": ("革命者对家开点", "Revolter's opposite opens"),
+    "sw_chongdian": ("冲点", "Revolter may 冲点"),
+    "sw_hui": ("烩牌", "Set aside 3s/4s (烩)"),
+    "sw_point_bets": ("明点/预点", "Point bets (明点/预点)"),
+    "sw_point_bet_fail_double": ("翻车加倍", "Failed bet pays double"),
+    "sw_point_bet_success": ("宣点成功", "A point bet is right when"),
+    "sw_point_streak": ("连续不开点加贡", "Point streaks"),
     "sw_next_leader": ("下一局首发", "Next hand's leader"),
     "sw_revolution": ("革命", "Revolution"),
     "sw_tribute": ("进贡", "Tribute"),
