@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from bot.table import (
-    Notice,
     AddBots,
     Join,
     Kick,
     Leave,
+    Notice,
     OpenTable,
     RemoveBot,
     Spectate,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.engine.errors import GoujiError
 from bot.engine.rules import PRESETS, Rules, switch_names
-from bot.present.schema import SettingKind, Scope, menu_settings, schema, spec_of
+from bot.present.schema import Scope, SettingKind, menu_settings, schema, spec_of
 from bot.table import (
     AddBots,
     AskCount,
