@@ -36,7 +36,8 @@ def load_scenario(scenario: dict[str, Any]) -> tuple[HandState, list[dict[str, A
     actions = scenario.get("actions") or []
     if not isinstance(actions, list):
         raise GoujiError(ErrorCode.BAD_SCENARIO, detail="actions must be a list")
-    state, _ = from_hands(rules, [parse(h) for h in hands], leader, owed)
+    buy = bool(scenario.get("buy_three", False))
+    state, _ = from_hands(rules, [parse(h) for h in hands], leader, owed, buy)
     return state, actions
 
 
