@@ -60,6 +60,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "Your hand is too spread to burn (ranks minus jokers is over the limit).",
     ),
     "burn_needs_kaidian": ("本局规则：开点后才能烧牌。", "You must open (开点) before burning."),
+    "burn_superseded": (
+        "同一时机的另一家烧牌在先，你的烧牌作废。",
+        "Another burn declared in the same window came first; yours is dropped.",
+    ),
     "rang_not_allowed": ("现在不能让牌。", "You cannot defer now."),
     "revolt_not_allowed": ("现在不能革命。", "You cannot declare a revolution now."),
     "declare_not_allowed": ("现在不能明点。", "You cannot declare a point now."),
@@ -80,6 +84,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "No such preset: {preset}. Choose from: {allowed}.",
     ),
     "bad_scenario": ("对局文件有误：{detail}", "Bad scenario file: {detail}"),
+    "bad_scenario_field": (
+        "对局文件有误：{field} {detail_zh}",
+        "Bad scenario file: {field} {detail_en}",
+    ),
 }
 
 UI: dict[str, tuple[str, str]] = {

@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.game import next_leader
+from ..engine.match import MatchCarry, carry_over
 from ..engine.rules import overrides_of
-from ..engine.state import HandState
 from .record import HandRecord
-from .replay import RecordCode, RecordError, Replayed, replay
-
-SCENARIO_KEY = "record"  # extra metadata the referee ignores: ids and names
+from .replay import RecordCode, RecordError, replay
 
 ExportError = RecordError
 
@@ -27,14 +24,14 @@ def _actions(rec: HandRecord) -> list[dict[str, Any]]:
     return [{"seat": seat, **action.to_json()} for seat, action in rec.actions]
 
 
-def _meta(rec: HandRecord) -> dict[str, Any]:
-    return {
-        "number": rec.number,
-        "match_id": rec.match_id,
-        "hand_no": rec.hand_no,
-        "seed": rec.seed,
-        "names": list(rec.names),
-    }
+def describe(rec: HandRecord) -> str:
+    """The file's ``description`` (a documentation key the referee skips): which hand it
+    is and who sat where, so a file passed around a chat still says what it records."""
+    seats = ", ".join(f"{s} {name}" for s, name in enumerate(rec.names, start=1))
+    return (
+        f"gouji record #{rec.number} (match {rec.match_id}, hand {rec.hand_no}, "
+        f"seed {rec.seed}); seats: {seats}"
+    )
 
 
 def hand_scenario(rec: HandRecord) -> dict[str, Any]:
@@ -50,28 +47,17 @@ def hand_scenario(rec: HandRecord) -> dict[str, Any]:
         out["tributes"] = [t.to_json() for t in rec.owed]
     out["buy_three"] = True
     out["actions"] = _actions(rec)
-    out[SCENARIO_KEY] = [_meta(rec)]
+    out["description"] = describe(rec)
     return out
 
 
-def _carried_leader(prev: HandState) -> int:
-    """The next hand's leader as the referee carries it (RULES §15: a voided hand keeps it)."""
-    if prev.result is not None and prev.result.voided:
-        return prev.leader
-    return next_leader(prev)
-
-
-def _chains(prev: HandRecord, prev_play: Replayed, rec: HandRecord) -> bool:
-    """Whether the table dealt ``rec`` right after ``prev`` as the referee would carry it."""
+def _chains(prev: HandRecord, carry: MatchCarry, rec: HandRecord) -> bool:
+    """Whether the table dealt ``rec`` right after ``prev`` as the referee carries a match."""
     if rec.match_id is None or rec.match_id != prev.match_id or rec.deal_no != prev.deal_no + 1:
         return False
     if rec.rules != prev.rules:
         return False  # the group changed its settings between the hands
-    final = prev_play.final
-    carried = () if final.result is None or final.result.voided else final.result.tributes
-    if tuple(rec.owed) != tuple(carried if rec.rules.tribute else ()):
-        return False
-    return rec.leader == _carried_leader(final)
+    return tuple(rec.owed) == tuple(carry.owed) and rec.leader == carry.leader
 
 
 def match_scenario(recs: Sequence[HandRecord]) -> tuple[dict[str, Any], int]:
@@ -81,14 +67,14 @@ def match_scenario(recs: Sequence[HandRecord]) -> tuple[dict[str, Any], int]:
         raise ValueError("no records")
     first = recs[0]
     scenario = hand_scenario(first)
-    prev, prev_play = first, replay(first)
+    prev, carry = first, carry_over(MatchCarry(first.leader, first.owed), replay(first).final)
     later: list[dict[str, Any]] = []
     for rec in recs[1:]:
         try:
             played = replay(rec)
         except RecordError:
             break
-        if not _chains(prev, prev_play, rec):
+        if not _chains(prev, carry, rec):
             break
         later.append(
             {
@@ -98,11 +84,11 @@ def match_scenario(recs: Sequence[HandRecord]) -> tuple[dict[str, Any], int]:
                 "actions": _actions(rec),
             }
         )
-        scenario[SCENARIO_KEY].append(_meta(rec))
-        prev, prev_play = rec, played
+        prev, carry = rec, carry_over(carry, played.final)
     if later:
         scenario["next_hands"] = later
+        scenario["description"] += f"; {len(later)} later hands follow"
     return scenario, 1 + len(later)
 
 
-__all__ = ["SCENARIO_KEY", "ExportError", "RecordCode", "hand_scenario", "match_scenario"]
+__all__ = ["ExportError", "RecordCode", "describe", "hand_scenario", "match_scenario"]

@@ -14,12 +14,13 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..ai import HeuristicPolicy, Policy, burn_order, decide
+from ..ai import HeuristicPolicy, Policy, decide
 from ..ai.base import options
 from ..engine.actions import Action, ActionKind
 from ..engine.errors import GoujiError, IllegalAction
 from ..engine.events import Event, EventKind
 from ..engine.game import apply, first_leader, legal_plays, new_hand, next_leader
+from ..engine.schedule import BurnDeclaration, burn_priority, resolve_burns
 from ..engine.state import SEATS, Phase
 from ..engine.views import public_view, seat_view
 from ..records.record import record_json
@@ -483,7 +484,7 @@ class TableManager(LobbyMixin, TimersMixin):
         st = t.state
         assert st is not None
         window = BurnWindow(step=st.step)
-        for seat in burn_order(st):
+        for seat in burn_priority(st):
             if self._ai_plays(t, seat):
                 choice = decide(st, seat, self.policy, self._ai_rng(t, seat, "burn"))
                 if choice is not None and choice.kind is ActionKind.BURN:
@@ -496,18 +497,17 @@ class TableManager(LobbyMixin, TimersMixin):
         return False
 
     def _resolve_burns(self, t: Table, window: BurnWindow, outs: list[Out]) -> None:
-        """Apply the first declared burn in ``burn_priority`` order; else the held action."""
+        """The engine resolves the declared burns (§8); if none took effect, the held action."""
         st = t.state
         assert st is not None
-        for seat in burn_order(st):
-            action = window.declared.get(seat)
-            if action is None:
-                continue
-            try:
-                self._apply(t, seat, action, outs)
-                return
-            except IllegalAction:
-                continue
+        declared = [BurnDeclaration(s, a.cards) for s, a in window.declared.items() if a.cards]
+        result = resolve_burns(st, declared)
+        if result.any_burned:
+            # Apply the burns that took effect, in the engine's order, through the log.
+            for e in result.events:
+                if e.kind is EventKind.BURNED and e.seat is not None:
+                    self._apply(t, e.seat, window.declared[e.seat], outs)
+            return
         if window.queued is not None:
             seat, action = window.queued
             try:

@@ -11,7 +11,7 @@ import pytest
 from bot.engine.replay import main as referee
 from bot.engine.replay import run_scenario
 from bot.engine.rules import PRESET_NAMES
-from bot.records import HandRecord, hand_scenario
+from bot.records import HandRecord, hand_scenario, match_scenario
 from bot.records.replay import RecordCode, RecordError, replay
 
 from .helpers import play_match
@@ -34,7 +34,9 @@ async def test_every_exported_hand_replays_to_the_recorded_final(
             scenario = json.loads(json.dumps(hand_scenario(rec)))  # as written to a file
             lines = run_scenario(scenario)
             assert all(line.get("ok", True) for line in lines[:-1]), "an action was refused"
-            assert lines[-1] == {"final": raw["final"]}
+            final = dict(lines[-1]["final"])
+            assert final.pop("match_scores") == final["team_scores"]  # a one-hand match
+            assert final == raw["final"]
             assert len(lines) == len(raw["actions"]) + 1
 
 
@@ -74,3 +76,33 @@ async def test_a_record_that_no_longer_replays_is_refused(tmp_path: Path) -> Non
     with pytest.raises(RecordError) as err:
         replay(HandRecord.from_json(old, number))
     assert err.value.code is RecordCode.INCOMPLETE
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+async def test_a_whole_match_replays_through_next_hands(tmp_path: Path, preset: str) -> None:
+    seed = random.Random(f"match:{preset}").randrange(1 << 40)
+    stored = await play_match(tmp_path / "m.sqlite3", seed, hands=3, preset=preset)
+    recs = [HandRecord.from_json(raw, n) for n, raw in stored]
+    scenario, count = match_scenario(recs)
+    assert count == len(recs) >= 3
+    lines = run_scenario(json.loads(json.dumps(scenario)))
+    finals = [line for line in lines if "final" in line]
+    assert [f.get("hand", 0) for f in finals] == list(range(count))
+    totals = [0, 0]
+    for (_, raw), line in zip(stored, finals, strict=True):
+        final = dict(line["final"])
+        if not raw["voided"]:
+            totals = [totals[0] + raw["team_scores"][0], totals[1] + raw["team_scores"][1]]
+        assert final.pop("match_scores") == {"135": totals[0], "246": totals[1]}
+        assert final == raw["final"]
+    assert all(line.get("ok", True) for line in lines)
+
+
+async def test_a_match_export_stops_where_the_settings_changed(tmp_path: Path) -> None:
+    stored = await play_match(tmp_path / "s.sqlite3", 31337, hands=3)
+    recs = [HandRecord.from_json(raw, n) for n, raw in stored]
+    changed = HandRecord.from_json({**stored[2][1], "overrides": {"rang": False}}, 3)
+    _, count = match_scenario([recs[0], recs[1], changed])
+    assert count == 2
+    _, count = match_scenario([recs[1], recs[2]])  # from the middle of a match
+    assert count == 2
