@@ -34,7 +34,7 @@ from .scenario import (
     hand_field,
     parse_scenario,
 )
-from .schedule import BurnDeclaration, resolve_burns
+from .schedule import BurnDeclaration, BurnOutcome, resolve_burns
 from .state import HandState
 
 EXIT_OK = 0
@@ -60,27 +60,24 @@ def _burn_window(
 ) -> tuple[HandState, dict[str, Any]]:
     """``burn_window``: every declaration of one window, resolved by the engine (§8)."""
     declared: list[BurnDeclaration] = []
-    refused: dict[int, IllegalAction] = {}  # index in spec.declared -> notation refusal
-    for j, d in enumerate(spec.declared):
+    outcomes: list[BurnOutcome | None] = []  # None: resolved by the engine below
+    for d in spec.declared:
         try:
             declared.append(BurnDeclaration(d.seat, parse(d.cards)))
+            outcomes.append(None)
         except IllegalAction as err:
-            refused[j] = err
+            outcomes.append(BurnOutcome(d.seat, err.code, tuple(err.params.items())))
     result = resolve_burns(state, declared)
-    outcomes = iter(result.outcomes)
-    results: list[dict[str, Any]] = []
-    for j, d in enumerate(spec.declared):
-        if j in refused:
-            results.append({"seat": d.seat, "ok": False, "error": refused[j].code.value})
-        else:
-            results.append(next(outcomes).to_json())
+    resolved = iter(result.outcomes)
+    done = [o if o is not None else next(resolved) for o in outcomes]
     line: dict[str, Any] = {"i": i, "ok": result.any_burned, "events": _events(result.events)}
     if not result.any_burned:
         # The window changed nothing: the refusal of the first declaration stands for it.
-        code = str(results[0]["error"])
-        line["error"] = code
-        line["message"] = error_text(code, {}, lang)
-    line["results"] = results
+        first = done[0]
+        assert first.error is not None
+        line["error"] = first.error.value
+        line["message"] = error_text(first.error.value, dict(first.params), lang)
+    line["results"] = [o.to_json() for o in done]
     return result.state, line
 
 

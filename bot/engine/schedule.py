@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .actions import Action, ActionKind
 from .cards import Counts
@@ -68,6 +69,7 @@ class BurnOutcome:
 
     seat: int
     error: ErrorCode | None = None
+    params: tuple[tuple[str, Any], ...] = ()  # the refusal's parameters, for its message
 
     @property
     def ok(self) -> bool:
@@ -115,7 +117,7 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
         try:
             apply(state, d.seat, d.action())
         except IllegalAction as err:
-            outcome[d.seat] = BurnOutcome(d.seat, err.code)
+            outcome[d.seat] = BurnOutcome(d.seat, err.code, tuple(err.params.items()))
         else:
             legal.append(d)
     legal.sort(key=lambda d: priority.get(d.seat, len(priority) + d.seat))
