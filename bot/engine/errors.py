@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     BURN_NOT_ALLOWED = "burn_not_allowed"
     BURN_FORMULA = "burn_formula"
     BURN_NEEDS_KAIDIAN = "burn_needs_kaidian"
+    BURN_SUPERSEDED = "burn_superseded"
     RANG_NOT_ALLOWED = "rang_not_allowed"
     REVOLT_NOT_ALLOWED = "revolt_not_allowed"
     DECLARE_NOT_ALLOWED = "declare_not_allowed"
