@@ -12,6 +12,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 from ..ai import HeuristicPolicy, Policy, Role, decide
 from ..ai.base import options
@@ -31,6 +32,7 @@ from ..engine.state import SEATS, Phase
 from ..engine.views import public_view, seat_view
 from ..present.playmenu import build_menu
 from ..present.schema import shown
+from ..records.record import record_json
 from ..store import Store
 from .clock import Clock, SystemClock
 from .commands import (
@@ -546,6 +548,7 @@ class TableManager(LobbyMixin, TimersMixin):
         t.deadline = None
         if res.voided:
             t.match.history.append({"voided": True, "deal_no": t.deal_no})
+            t.pending_records.append((self._hand_record(t), []))  # a record, no stats
             outs.append(self._notice(t, "hand_voided"))
             t.hand_owed = ()
             self._deal(t, outs)
@@ -565,6 +568,7 @@ class TableManager(LobbyMixin, TimersMixin):
         }
         t.match.history.append(entry)
         t.last_result = res
+        record = self._hand_record(t)  # before hand_owed moves on to the next hand
         t.hand_owed = res.tributes
         t.next_leader = next_leader(st)
         players = []
@@ -573,8 +577,6 @@ class TableManager(LobbyMixin, TimersMixin):
             if info is not None and info.user_id is not None:
                 place, points = res.place_of(s), res.seat_points[s - 1]
                 players.append((info.user_id, info.name, place, points))
-        actions = [[s, a.to_json()] for s, a in t.log]
-        record = dict(entry, actions=actions, rules=st.rules.switches())
         t.pending_records.append((record, players))
         totals = (t.match.totals[0], t.match.totals[1])
         outs.append(HandFinished(t.key, t.match.hand_no, totals, res))
@@ -588,6 +590,21 @@ class TableManager(LobbyMixin, TimersMixin):
         t.status = TableStatus.BETWEEN
         self._bump(t)
         self._set_deadline(t, DeadlineKind.NEXT_HAND, self.between_hands_seconds)
+
+    def _hand_record(self, t: Table) -> dict[str, Any]:
+        """The stored record of the hand that just ended (bot.records)."""
+        assert t.state is not None
+        return record_json(
+            match_id=t.match_seed,
+            hand_no=t.match.hand_no,
+            deal_no=t.deal_no,
+            seed=t.hand_seed,
+            leader=t.hand_leader,
+            owed=t.hand_owed,
+            names=[self._name(t, s) for s in SEATS],
+            log=t.log,
+            state=t.state,
+        )
 
     def _end_match(self, t: Table, outs: list[Out], stopped: bool) -> None:
         t.status = TableStatus.FINISHED
