@@ -62,10 +62,6 @@ class Mark(StrEnum):
     RANG = "rang"
 
 
-PLACE_NAMES_ZH = ("头科", "二科", "三科", "四科", "二落", "大落")
-PLACE_NAMES_EN = ("1st out", "2nd out", "3rd out", "4th out", "5th", "last")
-
-
 def opp(seat: int) -> int:
     """对门: the seat opposite (n+3 mod 6)."""
     return (seat + 2) % 6 + 1
