@@ -523,6 +523,32 @@ class Store:
             )
         return [_loads(r[0]) for r in rows]
 
+    async def hands_from(
+        self, group_key: str, number: int, limit: int = 1
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Finished hands of a group from its ``number``-th on (1-based, in play order): the
+        number is the hand's short id in the group (bot.records)."""
+        if number < 1 or limit < 1:
+            return []
+        async with self.transaction(readonly=True) as tx:
+            rows = await tx.tx.fetch(
+                "SELECT record FROM hands WHERE group_key = ? ORDER BY id LIMIT ? OFFSET ?",
+                group_key,
+                limit,
+                number - 1,
+            )
+        return [(number + i, _loads(r[0])) for i, r in enumerate(rows)]
+
+    async def recent_hands(
+        self, group_key: str, limit: int = 10
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The group's last ``limit`` finished hands with their short ids, newest first."""
+        async with self.transaction(readonly=True) as tx:
+            row = await tx.tx.fetchone("SELECT count(*) FROM hands WHERE group_key = ?", group_key)
+        total = int(row[0]) if row else 0
+        first = max(1, total - limit + 1)
+        return list(reversed(await self.hands_from(group_key, first, limit)))
+
     _STATS = "SELECT user_id, name, hands, firsts, lasts, points FROM player_stats "
 
     async def leaderboard(self, group_key: str, limit: int = 10) -> list[PlayerStats]:
