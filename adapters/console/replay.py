@@ -14,13 +14,12 @@ from bot.engine.cards import fmt
 from bot.engine.scenario import ScenarioError, decode
 from bot.engine.state import SeatStatus
 from bot.engine.views import public_view
-from bot.i18n import place_name
+from bot.i18n import place_name, t
 from bot.records import HandRecord, hand_scenario, match_scenario
 from bot.records.replay import RecordCode, RecordError, Replayed
 from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, frames
 from bot.records.summary import event_line, frame_caption, seat_label
-from bot.records.texts import rt
 from bot.store import Store
 from bot.table import ChatRef
 
@@ -53,10 +52,10 @@ def frame_text(frame: Frame, names: Sequence[str], lang: str, position: str, pai
             last = "过" if lang == "zh" else "pass"
         elif last == "rang":
             last = "让" if lang == "zh" else "defer"
-        hand = fmt(st.hands[sp.seat - 1]) or rt("rp_hand_empty", lang)
+        hand = fmt(st.hands[sp.seat - 1]) or t("rp_hand_empty", lang)
         turn = "▶" if pub.to_act == sp.seat and frame.kind.value == "start" else " "
         head = f"{turn} {seat_label(names, sp.seat)} {' '.join(marks)}".rstrip()
-        lines.append(paint.seat(sp.seat, f"{head:<16} {last:<14} {rt('rp_hand_of', lang)}: {hand}"))
+        lines.append(paint.seat(sp.seat, f"{head:<16} {last:<14} {t('rp_hand_of', lang)}: {hand}"))
     return "\n".join(lines)
 
 
@@ -77,20 +76,20 @@ def step_through(
     shown = pages(played)
     for hand in played:
         for r in hand.refused:
-            message = rt(r.code, lang, **dict(r.params))
-            print(paint.warn(rt("rp_refused", lang, i=r.index, message=message)), file=out)
+            message = t(r.code, lang, **dict(r.params))
+            print(paint.warn(t("rp_refused", lang, i=r.index, message=message)), file=out)
     i = 0
     while 0 <= i < len(shown):
         k, frame = shown[i]
         if len(played) > 1 and (i == 0 or shown[i - 1][0] != k):
-            print(paint.bold(rt("rp_match_hand", lang, k=k + 1)), file=out)
-        position = rt("rp_position", lang, i=i, n=len(shown) - 1)
+            print(paint.bold(t("rp_match_hand", lang, k=k + 1)), file=out)
+        position = t("rp_position", lang, i=i, n=len(shown) - 1)
         print(frame_text(frame, names, lang, position, paint), file=out)
         if input_fn is None:
             i += 1
             continue
         try:
-            answer = input_fn(rt("rp_prompt", lang)).strip().lower()
+            answer = input_fn(t("rp_prompt", lang)).strip().lower()
         except EOFError:
             return 0
         if answer in ("q", "quit", "exit"):
@@ -128,7 +127,7 @@ def replay_main(
 
 def _record_error_text(err: RecordError, lang: str) -> str:
     key = "rec_incomplete" if err.code is RecordCode.INCOMPLETE else "rec_broken"
-    return rt(key, lang, number=err.number)
+    return t(key, lang, number=err.number)
 
 
 def scenario_json(scenario: dict[str, Any]) -> str:
@@ -155,7 +154,7 @@ async def export_main(
     finally:
         await store.close()
     if not rows:
-        print(rt("rec_no_such_hand", lang, number=number), file=sys.stderr)
+        print(t("rec_no_such_hand", lang, number=number), file=sys.stderr)
         return 1
     try:
         recs = [HandRecord.from_json(raw, n) for n, raw in rows]
@@ -173,7 +172,7 @@ async def export_main(
         out.write(text)
     else:
         Path(path).write_text(text, encoding="utf-8")
-        print(rt("rec_written", lang, path=path, hands=count), file=sys.stderr)
+        print(t("rec_written", lang, path=path, hands=count), file=sys.stderr)
     return 0
 
 
@@ -199,5 +198,5 @@ async def watch_and_record(
         return code or 1
     scenario, count = match_scenario([HandRecord.from_json(raw, n) for n, raw in rows])
     Path(path).write_text(scenario_json(scenario), encoding="utf-8")
-    print(rt("rec_written", lang, path=path, hands=count), file=out or sys.stdout)
+    print(t("rec_written", lang, path=path, hands=count), file=out or sys.stdout)
     return code

@@ -9,11 +9,10 @@ from typing import Any
 
 from ..engine.events import Event, EventKind
 from ..engine.state import Tribute
-from ..i18n import place_name, preset_name, t, tribute_kind
+from ..i18n import has_text, place_name, preset_name, t, tribute_kind
 from .record import HandRecord
 from .replay import Replayed
 from .steps import Frame, FrameKind
-from .texts import has_shared_text, rt
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:
@@ -25,7 +24,7 @@ def seat_label(names: Sequence[str], seat: int) -> str:
 def event_line(e: Event, names: Sequence[str], lang: str = "zh") -> str | None:
     """A public event as the table announces it (None for events it does not announce)."""
     key = f"ev_{e.kind.value}"
-    if not has_shared_text(key):
+    if not has_text(key):
         return None
     params: dict[str, Any] = {k: v for k, v in e.data}
     if e.seat is not None:
@@ -70,17 +69,17 @@ def frame_caption(frame: Frame, names: Sequence[str], lang: str = "zh") -> str:
     """What a step-through frame shows, in one line."""
     st = frame.state
     if frame.kind is FrameKind.START:
-        return rt("rp_start", lang, name=seat_label(names, st.to_act or st.leader))
+        return t("rp_start", lang, name=seat_label(names, st.to_act or st.leader))
     if frame.kind is FrameKind.TRICK:
         who = seat_label(names, frame.winner or 0)
-        return rt("rp_trick", lang, n=frame.trick, name=who, cards=frame.cards)
+        return t("rp_trick", lang, n=frame.trick, name=who, cards=frame.cards)
     if st.result is not None and st.result.voided:
-        return rt("rp_voided", lang)
+        return t("rp_voided", lang)
     places = [
         f"{place_name(i + 1, lang)} {seat_label(names, s)}"
         for i, s in enumerate(st.result.places if st.result else ())
     ]
-    return rt("rp_end", lang) + " " + " · ".join(places)
+    return t("rp_end", lang) + " " + " · ".join(places)
 
 
 def burners(played: Replayed) -> list[int]:
@@ -99,13 +98,13 @@ def _names_list(seats: Iterable[int], names: Sequence[str], lang: str) -> str:
         if lang == "zh"
         else ", ".join(seat_label(names, s) for s in seats)
     )
-    return text or rt("rec_none", lang)
+    return text or t("rec_none", lang)
 
 
 def _tribute_line(tr: Tribute | GivenTribute, names: Sequence[str], lang: str, cards: str) -> str:
     giver = tr.giver
     receiver = tr.receiver
-    return rt(
+    return t(
         "rec_tribute",
         lang,
         giver=seat_label(names, giver),
@@ -120,7 +119,7 @@ def summary_text(rec: HandRecord, played: Replayed, lang: str = "zh") -> str:
     """Result, who led, who burned, who opened, the tributes given and owed."""
     names = rec.names
     lines = [
-        rt(
+        t(
             "rec_title",
             lang,
             number=rec.number,
@@ -130,26 +129,26 @@ def summary_text(rec: HandRecord, played: Replayed, lang: str = "zh") -> str:
     ]
     final = played.final
     if rec.voided:
-        lines.append(rt("rp_voided", lang))
+        lines.append(t("rp_voided", lang))
     else:
         places = [
             f"{place_name(i + 1, lang)} {seat_label(names, s)}" for i, s in enumerate(rec.places)
         ]
-        lines.append(rt("rec_places", lang, places=" · ".join(places)))
+        lines.append(t("rec_places", lang, places=" · ".join(places)))
         a, b = rec.team_scores
-        lines.append(rt("rec_scores", lang, a=a, b=b))
-    lines.append(rt("rec_leader", lang, name=seat_label(names, rec.leader)))
-    lines.append(rt("rec_burned", lang, names=_names_list(burners(played), names, lang)))
+        lines.append(t("rec_scores", lang, a=a, b=b))
+    lines.append(t("rec_leader", lang, name=seat_label(names, rec.leader)))
+    lines.append(t("rec_burned", lang, names=_names_list(burners(played), names, lang)))
     if final.rules.dadian:
-        lines.append(rt("rec_opened", lang, names=_names_list(sorted(final.opened), names, lang)))
+        lines.append(t("rec_opened", lang, names=_names_list(sorted(final.opened), names, lang)))
     given = given_tributes(played)
     if given:
-        lines.append(rt("rec_tributes", lang))
+        lines.append(t("rec_tributes", lang))
         lines += ["  " + _tribute_line(g, names, lang, g.cards) for g in given]
     else:
-        lines.append(rt("rec_no_tributes", lang))
+        lines.append(t("rec_no_tributes", lang))
     if rec.tributes:
-        lines.append(rt("rec_owes_next", lang))
+        lines.append(t("rec_owes_next", lang))
         lines += ["  " + _tribute_line(x, names, lang, "").rstrip() for x in rec.tributes]
     return "\n".join(lines)
 
@@ -157,20 +156,18 @@ def summary_text(rec: HandRecord, played: Replayed, lang: str = "zh") -> str:
 def history_text(rows: Sequence[tuple[int, Mapping[str, Any]]], lang: str = "zh") -> str:
     """The group's recent hands, one line each (newest first)."""
     if not rows:
-        return rt("rec_history_empty", lang)
-    lines = [rt("rec_history_title", lang, n=len(rows))]
+        return t("rec_history_empty", lang)
+    lines = [t("rec_history_title", lang, n=len(rows))]
     for number, raw in rows:
         preset = preset_name(str(raw.get("preset", "")), lang)
         if raw.get("voided"):
-            lines.append(rt("rec_history_void", lang, number=number, preset=preset))
+            lines.append(t("rec_history_void", lang, number=number, preset=preset))
             continue
         names = list(raw.get("names") or [])
         places = list(raw.get("places") or [0])
         first = places[0]
         who = seat_label(names, first) if len(names) == 6 else f"#{first}"
         a, b = [*list(raw.get("team_scores") or []), 0, 0][:2]
-        lines.append(
-            rt("rec_history_line", lang, number=number, preset=preset, first=who, a=a, b=b)
-        )
-    lines.append(rt("rec_history_hint", lang))
+        lines.append(t("rec_history_line", lang, number=number, preset=preset, first=who, a=a, b=b))
+    lines.append(t("rec_history_hint", lang))
     return "\n".join(lines)
