@@ -9,7 +9,6 @@ with code 2; nothing is replayed.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 from collections.abc import Sequence
@@ -101,9 +100,9 @@ def _setup(sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry) -> HandState
     extra: dict[str, Any] = {}
     if k == 0 and sc.pre_points:
         extra["pre_points"] = sc.pre_points
-    if "streaks" in inspect.signature(from_hands).parameters:
-        extra["streaks"] = carry.streaks
-    state, _ = from_hands(sc.rules, hands, carry.leader, carry.owed, spec.buy_three, **extra)
+    state, _ = from_hands(
+        sc.rules, hands, carry.leader, carry.owed, spec.buy_three, streaks=carry.streaks, **extra
+    )
     return state
 
 
