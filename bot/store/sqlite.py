@@ -33,7 +33,7 @@ class SqliteTx(Tx):
         await self.db.executemany(sql, rows)
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        rows = list(await self.db.execute_fetchall(sql, args))
+        rows: list[Row] = list(await self.db.execute_fetchall(sql, args))
         if self.db.in_transaction:  # an INSERT/UPDATE … RETURNING: a write to commit
             self.wrote = True
         return rows
