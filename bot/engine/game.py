@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import cards as C
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
@@ -21,12 +21,23 @@ from .queries import (
     constraints,
     count_answer,
     declare_error,
+    hui_error,
     is_lead,
     rang_error,
     revolt_error,
 )
 from .rules import Rules
-from .state import SEATS, HandState, Phase, SeatStatus, Tribute, down
+from .state import (
+    NO_STREAKS,
+    SEATS,
+    STREAK_EXEMPT,
+    HandState,
+    Phase,
+    SeatStatus,
+    Tribute,
+    down,
+    is_seat,
+)
 from .transition import Transition
 
 __all__ = [
@@ -67,19 +78,24 @@ def new_hand(
     leader: int | None = None,
     owed: Sequence[Tribute] = (),
     pre_points: Iterable[int] = (),
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     """Deal a hand from ``seed``; give the tributes ``owed`` by the previous hand.
 
-    ``pre_points`` are seats that declared 预点 before the deal.
+    ``pre_points`` are seats that declared 预点 before the deal; ``streaks`` are the seats'
+    点 streaks carried from the previous hand of the match (its ``result.streaks``).
     """
     if leader is None:
         leader = first_leader(seed)
+    _check_setup(leader, owed, pre_points, streaks)
     deck = C.full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
     hands = C.deal(deck, random.Random(seed), leader)
     events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
     events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
     declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
-    return _setup(rules, hands, leader, owed if rules.tribute else (), True, declarations, events)
+    return _setup(
+        rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
+    )
 
 
 def from_hands(
@@ -89,10 +105,29 @@ def from_hands(
     owed: Sequence[Tribute] = (),
     buy: bool = False,
     pre_points: Iterable[int] = (),
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     """A hand from fixed hands (scenarios): tributes ``owed`` are given; 买3 only if ``buy``."""
+    _check_setup(leader, owed, pre_points, streaks)
     declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
-    return _setup(rules, tuple(hands), leader, owed, buy, declarations, [])
+    return _setup(rules, tuple(hands), leader, owed, buy, declarations, [], streaks)
+
+
+def _check_setup(
+    leader: object, owed: Sequence[Tribute], pre_points: Iterable[int], streaks: Sequence[int]
+) -> None:
+    """Seats are ints 1..6 everywhere (issue 9: ``1.0`` or ``True`` is refused, not used)."""
+    if not is_seat(leader):
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=leader)
+    for t in owed:
+        for s in (t.giver, t.receiver):
+            if not is_seat(s):
+                raise IllegalAction(ErrorCode.BAD_SEAT, seat=s)
+    for s in pre_points:
+        if not is_seat(s):
+            raise IllegalAction(ErrorCode.BAD_SEAT, seat=s)
+    if len(streaks) != 6 or not all(type(n) is int and 0 <= n <= STREAK_EXEMPT for n in streaks):
+        raise IllegalAction(ErrorCode.BAD_STREAKS, streaks=tuple(streaks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +169,7 @@ def _setup(
     buy: bool,
     declarations: tuple[tuple[int, str], ...],
     events: list[Event],
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     state = HandState(
         rules=rules,
@@ -142,7 +178,8 @@ def _setup(
         status=(SeatStatus.PLAYING,) * 6,
         leader=leader,
         declarations=declarations,
-        buy_after_returns=buy,
+        buy_pending=buy,
+        streaks=tuple(streaks),
     )
     w = Transition(state)
     w.events = events
@@ -212,6 +249,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             out.append(Action(ActionKind.DECLARE_POINT, pre=True))
         if state.gousi_left[seat - 1] > 0:
             out.append(Action(ActionKind.WAIVE))
+        out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
     if state.rules.count_rule != "never":
         out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
     return out
@@ -258,6 +296,8 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     if not state.is_active(seat):
         raise IllegalAction(ErrorCode.SEAT_OUT, seat=seat)
     w = Transition(state)
+    if state.buy_pending and kind not in _DECLARATIONS:
+        w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -270,12 +310,19 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         w.do_revolt(seat)
     elif kind is ActionKind.DECLARE_POINT:
         w.do_declare(seat, action.pre)
+    elif kind is ActionKind.HUI:
+        w.do_hui(seat, action.ranks)
+    elif kind is ActionKind.CHONGDIAN:
+        raise IllegalAction(ErrorCode.CHONGDIAN_NOT_ALLOWED)
     elif kind is ActionKind.WAIVE:
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
         w.set_gousi(seat, 0)
         w.emit(EventKind.WAIVED, seat)
     return w.freeze(), w.events
+
+
+_DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})
 
 
 def _play_of(state: HandState, seat: int, action: Action) -> Play:

@@ -6,11 +6,39 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from .actions import HuiRanks
 from .cards import EMPTY, Counts, fmt
 from .plays import Play
 from .rules import Rules
 
 SEATS = (1, 2, 3, 4, 5, 6)
+NO_STREAKS: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+STREAK_EXEMPT = 3  # a seat that failed to open in 3 hands running is exempt in the 4th (毕业)
+
+
+def is_seat(value: object) -> bool:
+    """A seat number: an int 1..6 (never a bool or a float such as 1.0)."""
+    return type(value) is int and 1 <= value <= 6
+
+
+class ChongBeat(StrEnum):
+    """How the opposite met one 冲点 play (RULES §10)."""
+
+    PURE = "pure"  # beaten by a pure 够级牌
+    HUA = "hua"  # beaten otherwise (挂花 or 贴钱)
+    LIVE = "live"  # not beaten
+
+
+@dataclass(frozen=True, slots=True)
+class Chongdian:
+    """A revolter's 冲点: its three plays so far and how each was met."""
+
+    seat: int
+    beats: tuple[ChongBeat, ...] = ()
+
+    @property
+    def in_progress(self) -> bool:
+        return len(self.beats) < 3
 
 
 class Phase(StrEnum):
@@ -75,6 +103,7 @@ class HandResult:
     sweep_team: str | None  # "135" / "246" after 串三户
     tributes: tuple[Tribute, ...]
     voided: bool = False
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks to carry into the next hand
 
     def place_of(self, seat: int) -> int:
         """1-based place (1 = 头科)."""
@@ -125,9 +154,15 @@ class HandState(NamedTuple):
     trick_marks: tuple[Play | Mark | None, ...] = (None,) * 6
     started: bool = False
     pending_returns: tuple[tuple[int, int, int], ...] = ()  # (receiver, giver, count)
-    buy_after_returns: bool = False
+    buy_pending: bool = False  # 买3/买4 still to run (after returns and the 革命 declarations)
     result: HandResult | None = None
     step: int = 0
+    # -- rules v2: set a few times a hand at most ------------------------------------
+    hui: HuiRanks | None = None  # 烩牌 made this hand
+    set_aside: Counts = EMPTY  # the cards 烩 took out of the hands
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks carried in from the match
+    chong: Chongdian | None = None  # 冲点 in progress or made
+    counter_burn: bool = False  # the burn in progress is a 反烧
 
     # -- convenience ---------------------------------------------------------------
     def hand(self, seat: int) -> Counts:
@@ -182,5 +217,6 @@ class HandState(NamedTuple):
             "tributes": tributes,
             "revolters": list(self.revolters),
             "discarded": fmt(self.discarded),
+            "set_aside": fmt(self.set_aside),
             "played_count": sum(self.played),
         }

@@ -7,15 +7,24 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import cards as C
+from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
 from .movegen import Constraints, FoursMode, gen_leads
 from .plays import Play, beats, is_gouji, opens_point
-from .queries import burn_error, declare_error, rang_error, revolt_error, turn_error
+from .queries import (
+    burn_error,
+    declare_error,
+    hui_error,
+    rang_error,
+    revolt_error,
+    turn_error,
+)
 from .rules import Rules
 from .state import (
     SEATS,
+    Chongdian,
     HandResult,
     HandState,
     Mark,
@@ -31,6 +40,8 @@ from .state import (
 
 _TRIBUTE_GROUP = {"mingdian": "point", "yudian": "point", "sweep": "luo"}
 STAKES = {"mingdian": 2, "yudian": 4}
+# 《大纲》 第二十一条(四): 落贡 is returned; 第二十四条: "点贡只进贡，不计分，不回牌".
+_RETURNED_UNDER_LUO = frozenset({"luo", "sweep"})
 
 
 class Transition:
@@ -75,9 +86,14 @@ class Transition:
         self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
         self.started: bool = s.started
         self.pending_returns: list[tuple[int, int, int]] = list(s.pending_returns)
-        self.buy_after_returns: bool = s.buy_after_returns
+        self.buy_pending: bool = s.buy_pending
         self.result: HandResult | None = s.result
         self.step: int = s.step
+        self.hui: HuiRanks | None = s.hui
+        self.set_aside: Counts = s.set_aside
+        self.streaks: tuple[int, ...] = s.streaks
+        self.chong: Chongdian | None = s.chong
+        self.counter_burn: bool = s.counter_burn
         self.leader: int = s.leader
         self.events: list[Event] = []
 
@@ -121,9 +137,14 @@ class Transition:
             trick_marks=tuple(self.trick_marks),
             started=self.started,
             pending_returns=tuple(self.pending_returns),
-            buy_after_returns=self.buy_after_returns,
+            buy_pending=self.buy_pending,
             result=self.result,
             step=self.step + 1 if count_step else self.step,
+            hui=self.hui,
+            set_aside=self.set_aside,
+            streaks=self.streaks,
+            chong=self.chong,
+            counter_burn=self.counter_burn,
         )
 
     # -- small helpers -----------------------------------------------------------------
@@ -238,8 +259,13 @@ class Transition:
                 target=t.receiver,
                 cards=C.fmt(give),
             )
-            if self.rules.tribute_return:
+            if self.returned(t.kind):
                 self.owe_return(t.receiver, t.giver, n_given)
+
+    def returned(self, kind: str) -> bool:
+        """Whether tribute of this kind is returned (switch ``tribute_return``)."""
+        mode = self.rules.tribute_return
+        return mode == "all" or (mode == "luo" and kind in _RETURNED_UNDER_LUO)
 
     def owe_return(self, receiver: int, giver: int, n: int) -> None:
         # One return per (receiver, giver) pair, whatever kinds of tribute made it up.
@@ -251,29 +277,41 @@ class Transition:
 
     def begin_play(self) -> None:
         self.phase = Phase.PLAY
-        if self.buy_after_returns:
-            if self.rules.bie_san:
-                self.buy_rank(I_THREE)
-            if self.rules.dian_si and self.rules.remove_fours:
-                self.buy_rank(I_FOUR)
-        self.buy_after_returns = False
+        self.buy_pending = self.buy_pending and bool(
+            self.rules.bie_san or (self.rules.dian_si and self.rules.remove_fours)
+        )
+        view = self.view()
+        if self.buy_pending and all(revolt_error(view, s) for s in SEATS):
+            # Nobody may revolt, so nothing can change who buys: buy now, before anyone
+            # looks at a hand that is about to change.
+            self.run_buy()
         self.emit(EventKind.PLAY_STARTS, self.leader)
         self.start_lead(self.leader)
+
+    def run_buy(self) -> None:
+        """买3/买4, after the 革命 declarations (RULES §10: a revolter takes no part)."""
+        self.buy_pending = False
+        if self.rules.bie_san:
+            self.buy_rank(I_THREE)
+        if self.rules.dian_si and self.rules.remove_fours:
+            self.buy_rank(I_FOUR)
+        s = self.to_act
+        if s is not None and self.phase is Phase.PLAY and not self.has_lead(s):
+            self.start_lead(s)
 
     def buy_rank(self, idx: int) -> None:
         """买3 / 买4: a seat without the rank buys one (RULES §11)."""
         for k in range(6):
             b = (self.leader - 1 + k) % 6 + 1
-            if self.hands[b - 1][idx]:
+            if self.hands[b - 1][idx] or not self.active(b):
                 continue
             o = opp(b)
-            sellers = [o, down(b), up(b)]
+            sellers = [x for x in (o, down(b), up(b)) if self.active(x)]
             seller = next((s for s in sellers if self.hands[s - 1][idx] >= 2), None)
             free = False
             if seller is None:
-                seller = next(
-                    (s for s in (down(down(b)), up(up(b))) if self.hands[s - 1][idx] >= 2), None
-                )
+                mates = [x for x in (down(down(b)), up(up(b))) if self.active(x)]
+                seller = next((s for s in mates if self.hands[s - 1][idx] >= 2), None)
                 free = True
             if seller is None:
                 continue
@@ -521,6 +559,29 @@ class Transition:
 
     def leader_moved_from(self, s: int) -> None:
         self.start_lead(self.next_active(s))
+
+    def do_hui(self, s: int, ranks: HuiRanks | None) -> None:
+        """烩牌: the ranks leave every hand for the hand (《大纲》 第二十五条 "会3")."""
+        err = hui_error(self.view(), s, ranks)
+        if err is not None or ranks is None:
+            raise IllegalAction(err or ErrorCode.HUI_NOT_ALLOWED)
+        idx = [i for i, ch in ((I_THREE, "3"), (I_FOUR, "4")) if ch in ranks.value]
+        total = 0
+        for x in SEATS:
+            h = self.hands[x - 1]
+            gone = tuple(h[i] if i in idx else 0 for i in range(C.NUM_RANKS))
+            n = sum(gone)
+            if n:
+                self.hands[x - 1] = C.sub(h, gone)
+                self.set_aside = C.add(self.set_aside, gone)
+                total += n
+        self.hui = ranks
+        self.emit(EventKind.HUI, s, ranks=ranks.value, count=total)
+        for x in SEATS:
+            if self.active(x) and not sum(self.hands[x - 1]) and self.phase is Phase.PLAY:
+                self.go_out(x)  # (only a scenario's short hands can empty this way)
+        if self.phase is Phase.PLAY and (self.to_act is None or not self.has_lead(self.to_act)):
+            self.start_lead(self.to_act if self.to_act is not None else s)
 
     def do_declare(self, s: int, pre: bool) -> None:
         err = declare_error(self.view(), s)
