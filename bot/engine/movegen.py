@@ -125,11 +125,11 @@ def gen_answers(
                 cands.extend([_new(Play, (base, n, t, s, b)) for s, b in pairs])
     else:
         if rules.kill_two_big or rules.kill_three_small:
-            parts = (
-                [(JOKERS_BASE, 0, 0)]
-                if not t_others
-                else _others_parts(hand, t_others, above, rules, cons)
-            )
+            # The answer's other cards: plain cards, with spare jokers standing in for
+            # the rest (RULES §5), so every plain part from none up to the top's count.
+            parts = [(JOKERS_BASE, 0, 0)]
+            for n_plain in range(1, t_others + 1):
+                parts += _others_parts(hand, n_plain, above, rules, cons)
             for s, b in _joker_pairs(small, big):
                 if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):
                     continue
