@@ -46,8 +46,8 @@ def gen_leads(hand: Sequence[int], rules: Rules, cons: Constraints = FREE) -> li
     if rules.bie_san and hand[0] == total:
         return [Play(3, total)]
     if cons.fours == "must" and hand[1]:
-        p = Play(4, hand[1])
-        return [p] if not cons.need_joker or p.size == total else []
+        # Forced by 点四, so allowed even to a burner (RULES §8: 4s are always plain).
+        return [Play(4, hand[1])]
     twos, small, big = hand[I_TWO], hand[I_SMALL], hand[I_BIG]
     tq = twos if rules.tie_qian else 0
     js = _joker_pairs(small, big)

@@ -148,7 +148,7 @@ class HandState(NamedTuple):
     fours_free: frozenset[int] = frozenset()
     declarations: tuple[tuple[int, str], ...] = ()
     caught: tuple[tuple[int, int], ...] = ()
-    burn_wins: tuple[tuple[int, int], ...] = ()
+    burn_wins: tuple[tuple[int, int, int], ...] = ()  # (burned, burner, 烧贡 cards)
     discarded: Counts = EMPTY
     played: Counts = EMPTY  # every card played this hand (the table and cleared tricks)
     trick_marks: tuple[Play | Mark | None, ...] = (None,) * 6

@@ -80,7 +80,7 @@ class Transition:
         self.fours_free: frozenset[int] = s.fours_free
         self.declarations: tuple[tuple[int, str], ...] = s.declarations
         self.caught: tuple[tuple[int, int], ...] = s.caught
-        self.burn_wins: tuple[tuple[int, int], ...] = s.burn_wins
+        self.burn_wins: tuple[tuple[int, int, int], ...] = s.burn_wins
         self.discarded: Counts = s.discarded
         self.played: Counts = s.played
         self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
@@ -366,6 +366,17 @@ class Transition:
             self.to_act = None
             self.check_over(force=True)
 
+    def win_burn(self, b: int) -> None:
+        """The burn succeeded: 烧贡 from the burned seat (2 cards for a 反烧 when
+        ``counter_burn_double``, seed 002 "反烧烧贡翻倍")."""
+        cards = 2 if self.counter_burn and self.rules.counter_burn_double else 1
+        if self.burned is not None:
+            self.burn_wins = (*self.burn_wins, (self.burned, b, cards))
+        self.emit(EventKind.BURN_SUCCEEDED, b, burned=self.burned, counter=self.counter_burn)
+        self.burner = None
+        self.burned = None
+        self.counter_burn = False
+
     def fail_burn(self, b: int) -> int | None:
         """烧糊了: the burner cannot go on; it takes the lowest free place."""
         self.status[b - 1] = SeatStatus.DEAD
@@ -374,11 +385,29 @@ class Transition:
         self.burner = None
         burned = self.burned
         self.burned = None
+        self.counter_burn = False
         self.emit(EventKind.BURN_FAILED, b, burned=burned)
+        if self.rules.dadian and self.rules.failed_burn_opens_opposite:
+            self.failed_burn_points(b)
         self.check_over()
         if burned is not None and self.active(burned):
             return burned
         return self.next_active(burned if burned is not None else b)
+
+    def failed_burn_points(self, b: int) -> None:
+        """Seed 003 "假烧牌者本把即为大落，不开点而对方开点": the failed burner has not
+        opened (even if it had) and its opposite counts as opened at once."""
+        if b in self.opened:
+            self.opened = self.opened - {b}
+            if b in self.judged and b not in self.point_failed:
+                self.point_failed = (*self.point_failed, b)  # it was judged as opened
+                self.emit(EventKind.POINT_FAILED, b)
+        o = opp(b)
+        if o not in self.opened and o not in self.judged:
+            self.opened = self.opened | {o}
+            self.emit(EventKind.OPENED, o)
+            if self.rules.dian_si and self.hands[o - 1][I_FOUR] and o not in self.fours_free:
+                self.fours_pending = self.fours_pending | {o}
 
     # -- actions -----------------------------------------------------------------------
     def turn_check(self, s: int) -> None:
@@ -399,7 +428,9 @@ class Transition:
                     raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
             elif lead and s in self.fours_pending:
                 raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
-        if s == self.burner and not (p.small or p.big) and p.size != total:
+        forced_fours = p.base == 4 and s in self.fours_pending
+        if s == self.burner and not (p.small or p.big) and p.size != total and not forced_fours:
+            # A lead of 4s that 点四 forces cannot make the burn fail (RULES §8).
             raise IllegalAction(ErrorCode.NEEDS_JOKER_WHILE_BURNING)
 
     def strength_check(self, p: Play) -> None:
@@ -439,7 +470,7 @@ class Transition:
 
     def place(self, s: int, p: Play, burn: bool) -> None:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
-        prev_seat, prev_play = self.top_seat, self.top_play
+        prev_seat = self.top_seat
         was_to_act = self.to_act == s
         pc = p.counts()
         self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
@@ -448,20 +479,22 @@ class Transition:
         if p.base == 4 and s in self.fours_pending:
             self.fours_pending = self.fours_pending - {s}
         gousi = False
-        if prev_seat is not None and prev_play is not None:
-            self.check_caught(prev_seat, s)
-            if prev_seat == self.burner:
-                self.burner = None
-                self.burned = None
-                self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
-            if (
-                not burn
-                and self.status[prev_seat - 1] is SeatStatus.OUT
-                and s == opp(prev_seat)
-                and is_gouji(p, self.rules)
-                and not self.free_play
-            ):
-                gousi = True  # 够死级: the answer to a seat that just went out
+        released = prev_seat is not None and prev_seat == self.burner
+        if released:
+            self.burner = None
+            self.burned = None
+            self.counter_burn = False
+        if (
+            prev_seat is not None
+            and not burn
+            and self.status[prev_seat - 1] is SeatStatus.OUT
+            and s == opp(prev_seat)
+            and is_gouji(p, self.rules)
+            and not self.free_play
+        ):
+            # 够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
+            # whether or not the 底牌 was a 够级牌 (《大纲》 第十六条).
+            gousi = True
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
@@ -481,11 +514,17 @@ class Transition:
         self.trick_marks[s - 1] = p
         kind = EventKind.BURNED if burn else EventKind.PLAYED
         self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if self.phase is not Phase.PLAY:
-            return  # a 被闷 seat ranked 大落 ended the hand
+        # What the play causes is announced after it (issue 9 item 10).
+        if released:
+            self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
+        if prev_seat is not None:
+            self.check_caught(prev_seat, s)
+            if self.phase is not Phase.PLAY:
+                return  # a 被闷 seat ranked 大落 ended the hand
         if burn:
             self.burner = s
             self.burned = prev_seat
+            self.counter_burn = released  # a 反烧: the play burned was itself a burn
         if not sum(self.hands[s - 1]):
             self.go_out(s)
             if self.phase is not Phase.PLAY:
@@ -671,11 +710,7 @@ class Transition:
                 self.fours_pending = self.fours_pending | {w}
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, w))
-            self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(w)
         self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
@@ -696,11 +731,7 @@ class Transition:
         self.out_order = (*self.out_order, s)
         self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
         if self.burner == s:
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, s))
-            self.emit(EventKind.BURN_SUCCEEDED, s, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(s)
         if len(self.out_order) == 1:
             self.judge([s, opp(s)])
         elif len(self.out_order) == 2:
@@ -829,7 +860,7 @@ class Transition:
         """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
         out = [(opp(f), f) for f in self.point_failed]
         out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(w, b) for b, w in self.burn_wins if not same_team(w, b)]
+        out += [(w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
         return out
 
     def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
@@ -838,7 +869,7 @@ class Transition:
             return ()
         out: list[Tribute] = []
         out += [Tribute(c, by, 1, "men") for c, by in self.caught]
-        out += [Tribute(burned, burner, 1, "burn") for burned, burner in self.burn_wins]
+        out += [Tribute(burned, burner, n, "burn") for burned, burner, n in self.burn_wins]
         if r.dadian:
             out += [Tribute(f, opp(f), 1, "point") for f in self.point_failed]
             for d, kind in self.declarations:
