@@ -9,7 +9,6 @@ with code 2; nothing is replayed.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import error_text
+from ..i18n.catalogue import text
 from .actions import Action
 from .cards import parse
 from .errors import ErrorCode, GoujiError, IllegalAction
@@ -100,9 +100,9 @@ def _setup(sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry) -> HandState
     extra: dict[str, Any] = {}
     if k == 0 and sc.pre_points:
         extra["pre_points"] = sc.pre_points
-    if "streaks" in inspect.signature(from_hands).parameters:
-        extra["streaks"] = carry.streaks
-    state, _ = from_hands(sc.rules, hands, carry.leader, carry.owed, spec.buy_three, **extra)
+    state, _ = from_hands(
+        sc.rules, hands, carry.leader, carry.owed, spec.buy_three, streaks=carry.streaks, **extra
+    )
     return state
 
 
@@ -139,6 +139,13 @@ def run_scenario(scenario: Any, lang: str = "zh") -> list[dict[str, Any]]:
     return run(parse_scenario(scenario), lang)
 
 
+def scenario_error_line(err: ScenarioError, lang: str = "zh") -> dict[str, Any]:
+    """The one line a malformed file gets: the code, the field, and a localized message."""
+    detail = text(err.problem.value, lang, "scenario", err.details())
+    message = error_text("bad_scenario_field", {"field": err.field, "detail": detail}, lang)
+    return {"error": err.code.value, "field": err.field, "message": message}
+
+
 def _print(obj: dict[str, Any]) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 
@@ -157,14 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         lines = run_scenario(decode(data), args.lang)
     except ScenarioError as err:
-        _print(err.to_json(args.lang))
+        _print(scenario_error_line(err, args.lang))
         return EXIT_BAD_SCENARIO
     except GoujiError as err:
         msg = error_text(err.code.value, err.params, args.lang)
         _print({"error": err.code.value, "field": "(scenario)", "message": msg})
         return EXIT_BAD_SCENARIO
     except RecursionError:
-        _print(ScenarioError("(file)", Problem.TOO_DEEP).to_json(args.lang))
+        _print(scenario_error_line(ScenarioError("(file)", Problem.TOO_DEEP), args.lang))
         return EXIT_BAD_SCENARIO
     except Exception as exc:  # a fault in the engine: still one line, never a traceback
         _print({"error": "internal_error", "message": type(exc).__name__})
@@ -178,4 +185,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["ErrorCode", "main", "run", "run_scenario"]
+__all__ = ["ErrorCode", "main", "run", "run_scenario", "scenario_error_line"]

@@ -28,6 +28,15 @@ class RecordError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """An action the engine refused: its index, error code and the error's parameters."""
+
+    index: int
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Replayed:
     """A record played through the engine: the state before each action and after the last."""
 
@@ -36,6 +45,8 @@ class Replayed:
     start_events: tuple[Event, ...]
     states: tuple[HandState, ...]  # states[i] is the state before action i; last = final
     events: tuple[tuple[Event, ...], ...]  # events[i] are action i's events
+    actions: tuple[Mapping[str, Any], ...] = ()  # action i as a scenario line (seat, do, …)
+    refused: tuple[Refusal, ...] = ()  # actions the engine refused (a scenario file may have some)
 
     @property
     def final(self) -> HandState:
@@ -71,6 +82,7 @@ def replay(rec: HandRecord) -> Replayed:
         start_events=tuple(start_events),
         states=tuple(states),
         events=tuple(events),
+        actions=tuple({"seat": seat, **action.to_json()} for seat, action in rec.actions),
     )
 
 

@@ -11,7 +11,7 @@ from bot.ai import RandomPolicy, play_hand
 from bot.engine import PRESET_NAMES, Action, ActionKind, apply, from_hands, make_rules, new_hand
 from bot.engine.cards import parse
 from bot.engine.events import EventKind
-from bot.engine.match import MatchCarry, carry_over, streaks_after
+from bot.engine.match import MatchCarry, carry_over
 from bot.engine.rules import deck_size
 from bot.engine.state import HandState, down
 
@@ -78,9 +78,16 @@ def test_carry_over_refuses_a_hand_in_progress() -> None:
     raise AssertionError("carry_over accepted an unfinished hand")
 
 
-def test_streaks_stay_zero_without_the_switch() -> None:
+def test_streaks_come_from_the_engine_and_survive_a_voided_hand() -> None:
     fin = _single_cards_hand("qingdao")
-    assert streaks_after(MatchCarry(streaks=(2,) * 6), fin) == (0,) * 6
+    assert fin.result is not None
+    assert carry_over(MatchCarry(leader=1, streaks=(2,) * 6), fin).streaks == fin.result.streaks
+    hands = ["55", "66", "77", "2", "S", "B"]
+    state, _ = from_hands(make_rules("dagang"), [parse(h) for h in hands], 2)
+    state, _ = apply(state, 1, Action(ActionKind.REVOLT))
+    state, _ = apply(state, 3, Action(ActionKind.REVOLT))
+    streaks = (1, 0, 2, 0, 3, 0)
+    assert carry_over(MatchCarry(leader=2, streaks=streaks), state).streaks == streaks
 
 
 # -- whole matches conserve cards -----------------------------------------------------
@@ -99,7 +106,9 @@ def test_cards_are_conserved_through_whole_matches(preset: str, seed: int) -> No
     policies = [RandomPolicy()] * 6
     rng = random.Random(seed)
     for k in range(3):
-        state, events = new_hand(rules, seed * 10 + k, carry.leader, carry.owed)
+        state, events = new_hand(
+            rules, seed * 10 + k, carry.leader, carry.owed, streaks=carry.streaks
+        )
         assert _conserved(state)
         if carry.leader is not None:
             assert state.leader == carry.leader

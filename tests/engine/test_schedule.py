@@ -255,3 +255,14 @@ def test_a_finished_hand_has_no_decisions() -> None:
         cards = None if kind is ActionKind.PASS else state.hands[seat - 1]
         state, _ = apply(state, seat, Action(kind, cards))
     assert pending_decisions(state) == ()
+
+
+def test_the_leader_may_hui_before_the_first_play() -> None:
+    rules = make_rules("dagang", {"hui": "threes"})
+    hands = [parse(h) for h in ["2KK3", "2553", "S63", "B73", "283", "293"]]
+    state, _ = from_hands(rules, hands, 1)
+    decisions = pending_decisions(state)
+    assert Decision(1, DecisionKind.PRE_PLAY, False) in decisions
+    assert decisions[-1] == Decision(1, DecisionKind.TURN, True)
+    state, _ = apply(state, 1, Action(ActionKind.PLAY, parse("KK")))
+    assert Decision(1, DecisionKind.PRE_PLAY, False) not in pending_decisions(state)
