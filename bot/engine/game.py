@@ -37,6 +37,7 @@ from .state import (
     Tribute,
     down,
     is_seat,
+    opp,
 )
 from .transition import Transition
 
@@ -92,7 +93,7 @@ def new_hand(
     hands = C.deal(deck, random.Random(seed), leader)
     events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
     events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
+    declarations = _pre_points(rules, pre_points, streaks)
     return _setup(
         rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
     )
@@ -109,8 +110,21 @@ def from_hands(
 ) -> tuple[HandState, list[Event]]:
     """A hand from fixed hands (scenarios): tributes ``owed`` are given; 买3 only if ``buy``."""
     _check_setup(leader, owed, pre_points, streaks)
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
+    declarations = _pre_points(rules, pre_points, streaks)
     return _setup(rules, tuple(hands), leader, owed, buy, declarations, [], streaks)
+
+
+def _pre_points(
+    rules: Rules, pre_points: Iterable[int], streaks: Sequence[int]
+) -> tuple[tuple[int, str], ...]:
+    """预点 declared before the deal; refused like ``declare_point`` where it is not allowed."""
+    seats = sorted(set(pre_points))
+    if seats and not (rules.dadian and rules.point_bets):
+        raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED)
+    for s in seats:
+        if rules.point_streak and streaks[opp(s) - 1] >= STREAK_EXEMPT:
+            raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED, seat=s)  # 毕业: exempt
+    return tuple((s, "yudian") for s in seats)
 
 
 def _check_setup(

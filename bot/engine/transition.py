@@ -23,7 +23,9 @@ from .queries import (
 )
 from .rules import Rules
 from .state import (
+    NO_STREAKS,
     SEATS,
+    STREAK_EXEMPT,
     Chongdian,
     HandResult,
     HandState,
@@ -402,12 +404,7 @@ class Transition:
             if b in self.judged and b not in self.point_failed:
                 self.point_failed = (*self.point_failed, b)  # it was judged as opened
                 self.emit(EventKind.POINT_FAILED, b)
-        o = opp(b)
-        if o not in self.opened and o not in self.judged:
-            self.opened = self.opened | {o}
-            self.emit(EventKind.OPENED, o)
-            if self.rules.dian_si and self.hands[o - 1][I_FOUR] and o not in self.fours_free:
-                self.fours_pending = self.fours_pending | {o}
+        self.mark_opened(opp(b))
 
     # -- actions -----------------------------------------------------------------------
     def turn_check(self, s: int) -> None:
@@ -472,6 +469,7 @@ class Transition:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
         prev_seat = self.top_seat
         was_to_act = self.to_act == s
+        opened_by_rule = False
         pc = p.counts()
         self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
         self.played = C.add(self.played, pc)
@@ -498,6 +496,9 @@ class Transition:
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
+            if not self.gousi_left[s - 1] and self.rules.revolt_opposite_opens == "three_plays":
+                # 《大纲》 第二十四条: "其对头也须在二科产生前够死级三把方算开点".
+                opened_by_rule = True
         if was_to_act or burn:
             self.window = set()
         if self.rang_by is not None:
@@ -514,6 +515,8 @@ class Transition:
         self.trick_marks[s - 1] = p
         kind = EventKind.BURNED if burn else EventKind.PLAYED
         self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
+        if opened_by_rule:
+            self.mark_opened(s)
         # What the play causes is announced after it (issue 9 item 10).
         if released:
             self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
@@ -587,12 +590,16 @@ class Transition:
         if len(self.revolters) >= 2:
             self.phase = Phase.VOIDED
             self.to_act = None
-            self.result = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
+            self.result = HandResult(
+                (), (0, 0), (0,) * 6, None, (), voided=True, streaks=self.streaks
+            )
             self.emit(EventKind.VOIDED)
             return
         o = opp(s)
         if self.active(o):
             self.set_gousi(o, 3)
+            if self.rules.revolt_opposite_opens == "auto":
+                self.mark_opened(o)  # 同城游 rooms: "革命者不开点，对家开点"
         if self.to_act == s:
             self.leader_moved_from(s)
 
@@ -702,6 +709,7 @@ class Transition:
             and not self.free_play
             and w not in self.opened
             and w not in self.judged
+            and not (self.gousi_left[w - 1] and r.revolt_opposite_opens == "three_plays")
             and opens_point(p, r)
         ):
             self.opened = self.opened | {w}
@@ -765,8 +773,9 @@ class Transition:
             self.judged = self.judged | {s}
             if s in self.opened:
                 continue
-            self.point_failed = (*self.point_failed, s)
-            self.emit(EventKind.POINT_FAILED, s)
+            if not self.exempt(s):
+                self.point_failed = (*self.point_failed, s)
+                self.emit(EventKind.POINT_FAILED, s)
             h = self.hands[s - 1]
             if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
                 continue
@@ -782,6 +791,29 @@ class Transition:
             self.emit(EventKind.FOURS_DISCARDED, s, count=n)
             if not sum(self.hands[s - 1]):
                 self.go_out(s)
+
+    def exempt(self, s: int) -> bool:
+        """毕业 (switch ``point_streak``): the 4th hand of a streak needs no opening."""
+        return self.rules.point_streak and self.streaks[s - 1] >= STREAK_EXEMPT
+
+    def next_streaks(self) -> tuple[int, ...]:
+        """The 点 streaks after this hand: +1 for a seat that failed to open, else 0 (and 0
+        after an exempt hand, which ends the cycle)."""
+        if not (self.rules.point_streak and self.rules.dadian):
+            return NO_STREAKS
+        return tuple(
+            self.streaks[s - 1] + 1 if s in self.point_failed and not self.exempt(s) else 0
+            for s in SEATS
+        )
+
+    def mark_opened(self, s: int) -> None:
+        """The seat counts as opened now (a rule, not a living play, opened it)."""
+        if s in self.opened or s in self.judged or not self.rules.dadian:
+            return
+        self.opened = self.opened | {s}
+        self.emit(EventKind.OPENED, s)
+        if self.rules.dian_si and self.hands[s - 1][I_FOUR] and s not in self.fours_free:
+            self.fours_pending = self.fours_pending | {s}
 
     def check_over(self, force: bool = False) -> None:
         if self.phase is not Phase.PLAY:
@@ -844,6 +876,7 @@ class Transition:
             seat_points=tuple(seat_points),
             sweep_team=sweep,
             tributes=tributes,
+            streaks=self.next_streaks(),
         )
         self.phase = Phase.OVER
         self.to_act = None
@@ -863,6 +896,28 @@ class Transition:
         out += [(w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
         return out
 
+    def point_tributes(self) -> list[Tribute]:
+        """点贡 and the 明点/预点 stakes (RULES §10)."""
+        r = self.rules
+        streak = r.point_streak
+        # 点贡: 1 card, or with point_streak 1, 2, 3 over a streak of failed hands.
+        points = {f: self.streaks[f - 1] + 1 if streak else 1 for f in self.point_failed}
+        stakes: list[Tribute] = []
+        for d, kind in self.declarations:
+            target = opp(d)
+            right = target not in self.opened
+            if r.point_bet_success == "both":
+                right = right and d in self.opened
+            stake = STAKES[kind]
+            if right:
+                # The stake replaces the opposite's own 点贡 (seed 002 进贡(十)).
+                points.pop(target, None)
+                stakes.append(Tribute(target, d, stake, kind))
+            else:
+                stake *= 2 if r.point_bet_fail_double else 1
+                stakes.append(Tribute(d, target, stake, kind))
+        return [Tribute(f, opp(f), n, "point") for f, n in points.items()] + stakes
+
     def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
         r = self.rules
         if sweep is not None and r.sweep_tribute == "redeal":
@@ -871,12 +926,7 @@ class Transition:
         out += [Tribute(c, by, 1, "men") for c, by in self.caught]
         out += [Tribute(burned, burner, n, "burn") for burned, burner, n in self.burn_wins]
         if r.dadian:
-            out += [Tribute(f, opp(f), 1, "point") for f in self.point_failed]
-            for d, kind in self.declarations:
-                target = opp(d)
-                right = target not in self.opened
-                giver, receiver = (target, d) if right else (d, target)
-                out.append(Tribute(giver, receiver, STAKES[kind], kind))
+            out += self.point_tributes()
         if sweep is not None:
             out += [Tribute(s, opp(s), 1, "sweep") for s in SEATS if team_key(s) != sweep]
         elif len(places) == 6:
