@@ -13,7 +13,7 @@ TWOS_BASE = 15  # a play of 2s alone
 JOKERS_BASE = 0  # a play of jokers alone
 
 # Lowest size at which each base rank is a 够级牌 (ranks 3–9 never are without a joker).
-_GOUJI_MIN = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
+GOUJI_MIN = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
 
 
 class Play(NamedTuple):
@@ -149,7 +149,7 @@ def is_gouji(p: Play, rules: Rules) -> bool:
         return True
     if p.base == TWOS_BASE:
         return p.n >= rules.gouji_twos
-    need = _GOUJI_MIN.get(p.base)
+    need = GOUJI_MIN.get(p.base)
     return need is not None and p.n + p.twos >= need
 
 
@@ -157,7 +157,7 @@ def is_pure_gouji(p: Play) -> bool:
     """纯够级: no jokers, no added 2s, base 10..A, and a 够级牌."""
     if p.small or p.big or p.twos:
         return False
-    need = _GOUJI_MIN.get(p.base)
+    need = GOUJI_MIN.get(p.base)
     return need is not None and p.n >= need
 
 

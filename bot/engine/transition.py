@@ -834,14 +834,20 @@ class Transition:
         live.sort(key=lambda s: (sum(self.hands[s - 1]), dist(s)))
         order = [*self.out_order, *live, *self.bottom_order[::-1]]
         for rv in self.revolters:
+            if rv in order:
+                continue  # 冲点 made it 大落 (it is in bottom_order)
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             at = 2 if sorted(self.out_order[:2]) == sorted(mates) else 3
+            if self.chong is not None and self.chong.seat == rv:
+                at = 3  # 冲点 fixes 四科 (RULES §10)
             order.insert(min(at, len(order)), rv)
         return order
 
     def sweep_team(self) -> str | None:
         head = list(self.out_order)
         for rv in self.revolters:
+            if self.chong is not None and self.chong.seat == rv:
+                continue  # a 冲点 revolter's place is fixed: 四科 or 大落
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             if sorted(head[:2]) == sorted(mates):
                 head.insert(2, rv)
