@@ -9,7 +9,7 @@ import os
 import signal
 from typing import Protocol
 
-from .store import Store, default_db_path
+from .store import Store, default_store_target
 from .table import TableManager
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
 
 
 async def run_bots() -> int:
-    store = Store(default_db_path())
+    store = Store(default_store_target())
     await store.open()
     manager = TableManager(store=store)
     bots = build_bots(manager)

@@ -33,7 +33,7 @@ from ..engine.views import public_view, seat_view
 from ..present.playmenu import build_menu
 from ..present.schema import shown
 from ..records.record import record_json
-from ..store import Store
+from ..store import HandWrite, Store, TableWrite
 from .clock import Clock, SystemClock
 from .commands import (
     Act,
@@ -179,7 +179,7 @@ class TableManager(LobbyMixin, TimersMixin):
                     # table rather than invent a state.
                     log.error("table %s could not be rebuilt: %s", key, err.code.value)
                     table.status = TableStatus.FINISHED
-                    await self.store.save_table(key, table.to_json(), False)
+                    await self.store.save_table(key, table.to_json(), False, version=table.version)
                     continue
                 table.state = state
                 table.saved = len(table.log)
@@ -713,17 +713,18 @@ class TableManager(LobbyMixin, TimersMixin):
             new = apply_setting_changes(current, cmd.changes)
         except GoujiError as err:
             return Reply(False, err.code.value, params_of(**err.params))
-        self.settings_cache[cmd.chat.group_key] = new
-        if self.store is not None:
-            await self.store.save_settings(cmd.chat.group_key, new.to_json())
         async with self.lock(cmd.chat.key):
             t = self.tables.get(cmd.chat.key)
             if t is not None and t.live():
                 # The hand in play keeps its rules and timer; the next deal picks these up.
+                # The group's settings and the table's copy commit together.
                 t.settings = new
                 self._bump(t)
                 self._emit_views(t, outs)
-                await self._persist(t)
+                await self._persist(t, settings=new)
+            elif self.store is not None:
+                await self.store.save_settings(cmd.chat.group_key, new.to_json())
+        self.settings_cache[cmd.chat.group_key] = new
         return Reply.yes("settings_saved")
 
     # -- outputs ----------------------------------------------------------------------
@@ -786,23 +787,38 @@ class TableManager(LobbyMixin, TimersMixin):
                 t.private_sig[seat] = sig
                 outs.append(HandChanged(t.key, info.user_id, seat))
 
-    async def _persist(self, t: Table) -> None:
+    async def _persist(self, t: Table, settings: GroupSettings | None = None) -> None:
+        """Store this step of the table as one transaction: the table row, its new actions,
+        log housekeeping and any finished hand with its stats (and new group settings)."""
         if self.store is None:
             t.saved = len(t.log)
             t.pending_records.clear()
             return
-        if t.stored_deal != t.deal_no:
-            # A new table at this chat, or a new deal: earlier actions are of no further use
-            # (finished hands keep their full record in the hands table).
-            await self.store.drop_actions(t.key, None if t.stored_deal is None else t.deal_no)
-            t.stored_deal = t.deal_no
-        new = [
+        # A new table at this chat, or a new deal: earlier actions are of no further use
+        # (finished hands keep their full record in the hands table).
+        new_deal = t.stored_deal != t.deal_no
+        new = tuple(
             (t.deal_no, i, seat, action.to_json())
             for i, (seat, action) in enumerate(t.log[t.saved :], start=t.saved)
-        ]
-        await self.store.save_table(t.key, t.to_json(), t.live(), new, self.clock.now())
+        )
+        hands = tuple(
+            HandWrite(t.chat.group_key, record["deal_no"], record, tuple(players))
+            for record, players in t.pending_records
+        )
+        await self.store.save_step(
+            TableWrite(
+                t.key,
+                t.to_json(),
+                t.live(),
+                version=t.version,
+                updated=self.clock.now(),
+                new_actions=new,
+                drop_all_actions=new_deal and t.stored_deal is None,
+                drop_actions_before=t.deal_no if new_deal and t.stored_deal is not None else None,
+                hands=hands,
+                settings=None if settings is None else (t.chat.group_key, settings.to_json()),
+            )
+        )
+        t.stored_deal = t.deal_no
         t.saved = len(t.log)
-        for record, players in t.pending_records:
-            group, deal = t.chat.group_key, record["deal_no"]
-            await self.store.record_hand(group, t.key, deal, record, players)
         t.pending_records.clear()
