@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import error_text
-from ..i18n.catalogue import text
 from .actions import Action
 from .cards import parse
 from .errors import ErrorCode, GoujiError, IllegalAction
@@ -141,9 +140,7 @@ def run_scenario(scenario: Any, lang: str = "zh") -> list[dict[str, Any]]:
 
 def scenario_error_line(err: ScenarioError, lang: str = "zh") -> dict[str, Any]:
     """The one line a malformed file gets: the code, the field, and a localized message."""
-    detail = text(err.problem.value, lang, "scenario", err.details())
-    message = error_text("bad_scenario_field", {"field": err.field, "detail": detail}, lang)
-    return {"error": err.code.value, "field": err.field, "message": message}
+    return {"error": err.code.value, "field": err.field, "message": err.text(lang)}
 
 
 def _print(obj: dict[str, Any]) -> None:

@@ -83,6 +83,14 @@ class ScenarioError(GoujiError):
         """The parameters of the problem's text (bot.i18n, context ``scenario``)."""
         return {k: v for k, v in self.params.items() if k not in ("field", "problem")}
 
+    def text(self, lang: str = "zh") -> str:
+        """One line: the field and what is wrong with it, in ``lang``."""
+        from ..i18n import error_text
+        from ..i18n.catalogue import text
+
+        detail = text(self.problem.value, lang, "scenario", self.details())
+        return error_text("bad_scenario_field", {"field": self.field, "detail": detail}, lang)
+
 
 # ---------------------------------------------------------------------------------------
 # Typed records
