@@ -284,3 +284,17 @@ def test_cards_are_conserved_through_chongdian(
     state, _ = apply(state, 3, Action.chongdian())
     final = _play_out(state, random.Random(seed))
     assert final.chong is not None and not final.chong.in_progress
+
+
+def test_match_rotates_the_leader() -> None:
+    from bot.engine import next_leader
+
+    # seed 003 "以后本局每把牌采用逆时针轮流先抓牌、出牌": the next seat leads, not 大落.
+    for preset, want in (("match", 3), ("dagang", 1)):
+        rules = make_rules(preset, {"bie_san": False})
+        state, _ = from_hands(rules, [parse(h) for h in ("3", "5", "6", "7", "8", "99")], 2)
+        for seat, cards in ((2, "5"), (3, "6"), (4, "7"), (5, "8"), (6, "99")):
+            state, _ = apply(state, seat, Action(ActionKind.PLAY, parse(cards)))
+        assert state.over and state.result is not None
+        assert state.result.places[-1] == 1  # 大落
+        assert next_leader(state) == want, preset
