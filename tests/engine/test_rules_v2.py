@@ -292,8 +292,8 @@ def test_match_rotates_the_leader() -> None:
     # seed 003 "以后本局每把牌采用逆时针轮流先抓牌、出牌": the next seat leads, not 大落.
     for preset, want in (("match", 3), ("dagang", 1)):
         rules = make_rules(preset, {"bie_san": False})
-        state, _ = from_hands(rules, [parse(h) for h in ("3", "5", "6", "7", "8", "99")], 2)
-        for seat, cards in ((2, "5"), (3, "6"), (4, "7"), (5, "8"), (6, "99")):
+        state, _ = from_hands(rules, [parse(h) for h in ("3", "5", "6", "7", "8", "9")], 2)
+        for seat, cards in ((2, "5"), (3, "6"), (4, "7"), (5, "8"), (6, "9")):
             state, _ = apply(state, seat, Action(ActionKind.PLAY, parse(cards)))
         assert state.over and state.result is not None
         assert state.result.places[-1] == 1  # 大落
