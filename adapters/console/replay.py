@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.engine.cards import fmt
+from bot.engine.replay import scenario_error_line
 from bot.engine.scenario import ScenarioError, decode
 from bot.engine.state import SeatStatus
 from bot.engine.views import public_view
@@ -118,7 +119,7 @@ def replay_main(
         print(f"{file}: {err.strerror or type(err).__name__}", file=out)
         return 2
     except ScenarioError as err:
-        print(err.text(lang), file=out)
+        print(scenario_error_line(err, lang)["message"], file=out)
         return 2
     paint = Painter(out.isatty())
     interactive = input_fn is not None and not show_all

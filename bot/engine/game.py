@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import cards as C
+from . import chongdian
 from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
@@ -37,6 +38,7 @@ from .state import (
     Tribute,
     down,
     is_seat,
+    opp,
 )
 from .transition import Transition
 
@@ -92,7 +94,7 @@ def new_hand(
     hands = C.deal(deck, random.Random(seed), leader)
     events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
     events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
+    declarations = _pre_points(rules, pre_points, streaks)
     return _setup(
         rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
     )
@@ -109,8 +111,21 @@ def from_hands(
 ) -> tuple[HandState, list[Event]]:
     """A hand from fixed hands (scenarios): tributes ``owed`` are given; 买3 only if ``buy``."""
     _check_setup(leader, owed, pre_points, streaks)
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
+    declarations = _pre_points(rules, pre_points, streaks)
     return _setup(rules, tuple(hands), leader, owed, buy, declarations, [], streaks)
+
+
+def _pre_points(
+    rules: Rules, pre_points: Iterable[int], streaks: Sequence[int]
+) -> tuple[tuple[int, str], ...]:
+    """预点 declared before the deal; refused like ``declare_point`` where it is not allowed."""
+    seats = sorted(set(pre_points))
+    if seats and not (rules.dadian and rules.point_bets):
+        raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED)
+    for s in seats:
+        if rules.point_streak and streaks[opp(s) - 1] >= STREAK_EXEMPT:
+            raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED, seat=s)  # 毕业: exempt
+    return tuple((s, "yudian") for s in seats)
 
 
 def _check_setup(
@@ -196,6 +211,8 @@ def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    if chongdian.in_progress(state):
+        return chongdian.legal_plays(state, seat)
     if state.lead_pending:
         state = _after_trick(state)
         if state.to_act != seat:
@@ -235,7 +252,11 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         if state.rules.count_rule != "never":
             out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
         return out
-    if state.is_active(seat):
+    if chongdian.in_progress(state):
+        out += [Action.play(p) for p in legal_plays(state, seat)]
+        if state.to_act == seat and state.top_play is not None:
+            out.append(Action(ActionKind.PASS))
+    elif state.is_active(seat):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and not is_lead(state):
             out.append(Action(ActionKind.PASS))
@@ -250,6 +271,8 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         if state.gousi_left[seat - 1] > 0:
             out.append(Action(ActionKind.WAIVE))
         out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+    elif chongdian.chongdian_error(state, seat) is None:
+        out.append(Action.chongdian())
     if state.rules.count_rule != "never":
         out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
     return out
@@ -293,6 +316,8 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.WRONG_PHASE, phase=state.phase.value)
     if kind is ActionKind.RETURN_TRIBUTE:
         return _return_tribute(state, seat, action)
+    if kind is ActionKind.CHONGDIAN or chongdian.in_progress(state):
+        return _chongdian(state, seat, action)
     if not state.is_active(seat):
         raise IllegalAction(ErrorCode.SEAT_OUT, seat=seat)
     w = Transition(state)
@@ -312,8 +337,6 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         w.do_declare(seat, action.pre)
     elif kind is ActionKind.HUI:
         w.do_hui(seat, action.ranks)
-    elif kind is ActionKind.CHONGDIAN:
-        raise IllegalAction(ErrorCode.CHONGDIAN_NOT_ALLOWED)
     elif kind is ActionKind.WAIVE:
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
@@ -323,6 +346,33 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
 
 
 _DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})
+# What the other actions are refused with while a 冲点 lasts (only its two seats play).
+_DURING_CHONGDIAN = {
+    ActionKind.BURN: ErrorCode.BURN_NOT_ALLOWED,
+    ActionKind.RANG: ErrorCode.RANG_NOT_ALLOWED,
+    ActionKind.REVOLT: ErrorCode.REVOLT_NOT_ALLOWED,
+    ActionKind.DECLARE_POINT: ErrorCode.DECLARE_NOT_ALLOWED,
+    ActionKind.HUI: ErrorCode.HUI_NOT_ALLOWED,
+    ActionKind.CHONGDIAN: ErrorCode.CHONGDIAN_NOT_ALLOWED,
+    ActionKind.WAIVE: ErrorCode.WAIVE_NOT_ALLOWED,
+}
+
+
+def _chongdian(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    """冲点: its declaration, then the plays and passes of the revolter and its opposite."""
+    kind = action.kind
+    w = Transition(state)
+    if kind is ActionKind.CHONGDIAN and state.chong is None:
+        if state.buy_pending:
+            w.run_buy()  # 买3 comes after the 革命 declarations
+        chongdian.start(w, seat)
+    elif kind in _DURING_CHONGDIAN:
+        raise IllegalAction(_DURING_CHONGDIAN[kind])
+    elif kind is ActionKind.PLAY:
+        chongdian.act(w, seat, _play_of(state, seat, action))
+    else:
+        chongdian.act(w, seat, None)
+    return w.freeze(), w.events
 
 
 def _play_of(state: HandState, seat: int, action: Action) -> Play:

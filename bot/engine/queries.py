@@ -9,7 +9,7 @@ from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO
 from .errors import ErrorCode
 from .movegen import Constraints, FoursMode
-from .state import HandState, SeatStatus, opp, up
+from .state import STREAK_EXEMPT, HandState, SeatStatus, opp, up
 
 _HUI_RANKS: dict[str, tuple[HuiRanks, ...]] = {
     "threes": (HuiRanks.THREES,),
@@ -99,6 +99,7 @@ def declare_error(state: HandState, seat: int) -> ErrorCode | None:
         or state.started
         or any(d == seat for d, _ in state.declarations)
         or not state.is_active(opp(seat))
+        or (state.rules.point_streak and state.streaks[opp(seat) - 1] >= STREAK_EXEMPT)
     ):
         return ErrorCode.DECLARE_NOT_ALLOWED
     return None

@@ -40,6 +40,16 @@ class Chongdian:
     def in_progress(self) -> bool:
         return len(self.beats) < 3
 
+    @property
+    def place(self) -> int | None:
+        """The revolter's fixed place once done: 6 (大落) if all three were beaten, else 4."""
+        if self.in_progress:
+            return None
+        return 6 if ChongBeat.LIVE not in self.beats else 4
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "beats": [b.value for b in self.beats], "place": self.place}
+
 
 class Phase(StrEnum):
     RETURN_TRIBUTE = "return_tribute"
@@ -148,7 +158,7 @@ class HandState(NamedTuple):
     fours_free: frozenset[int] = frozenset()
     declarations: tuple[tuple[int, str], ...] = ()
     caught: tuple[tuple[int, int], ...] = ()
-    burn_wins: tuple[tuple[int, int], ...] = ()
+    burn_wins: tuple[tuple[int, int, int], ...] = ()  # (burned, burner, 烧贡 cards)
     discarded: Counts = EMPTY
     played: Counts = EMPTY  # every card played this hand (the table and cleared tricks)
     trick_marks: tuple[Play | Mark | None, ...] = (None,) * 6
@@ -218,5 +228,6 @@ class HandState(NamedTuple):
             "revolters": list(self.revolters),
             "discarded": fmt(self.discarded),
             "set_aside": fmt(self.set_aside),
+            "chongdian": None if self.chong is None else self.chong.to_json(),
             "played_count": sum(self.played),
         }

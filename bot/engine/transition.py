@@ -23,7 +23,9 @@ from .queries import (
 )
 from .rules import Rules
 from .state import (
+    NO_STREAKS,
     SEATS,
+    STREAK_EXEMPT,
     Chongdian,
     HandResult,
     HandState,
@@ -80,7 +82,7 @@ class Transition:
         self.fours_free: frozenset[int] = s.fours_free
         self.declarations: tuple[tuple[int, str], ...] = s.declarations
         self.caught: tuple[tuple[int, int], ...] = s.caught
-        self.burn_wins: tuple[tuple[int, int], ...] = s.burn_wins
+        self.burn_wins: tuple[tuple[int, int, int], ...] = s.burn_wins
         self.discarded: Counts = s.discarded
         self.played: Counts = s.played
         self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
@@ -366,6 +368,17 @@ class Transition:
             self.to_act = None
             self.check_over(force=True)
 
+    def win_burn(self, b: int) -> None:
+        """The burn succeeded: 烧贡 from the burned seat (2 cards for a 反烧 when
+        ``counter_burn_double``, seed 002 "反烧烧贡翻倍")."""
+        cards = 2 if self.counter_burn and self.rules.counter_burn_double else 1
+        if self.burned is not None:
+            self.burn_wins = (*self.burn_wins, (self.burned, b, cards))
+        self.emit(EventKind.BURN_SUCCEEDED, b, burned=self.burned, counter=self.counter_burn)
+        self.burner = None
+        self.burned = None
+        self.counter_burn = False
+
     def fail_burn(self, b: int) -> int | None:
         """烧糊了: the burner cannot go on; it takes the lowest free place."""
         self.status[b - 1] = SeatStatus.DEAD
@@ -374,11 +387,24 @@ class Transition:
         self.burner = None
         burned = self.burned
         self.burned = None
+        self.counter_burn = False
         self.emit(EventKind.BURN_FAILED, b, burned=burned)
+        if self.rules.dadian and self.rules.failed_burn_opens_opposite:
+            self.failed_burn_points(b)
         self.check_over()
         if burned is not None and self.active(burned):
             return burned
         return self.next_active(burned if burned is not None else b)
+
+    def failed_burn_points(self, b: int) -> None:
+        """Seed 003 "假烧牌者本把即为大落，不开点而对方开点": the failed burner has not
+        opened (even if it had) and its opposite counts as opened at once."""
+        if b in self.opened:
+            self.opened = self.opened - {b}
+            if b in self.judged and b not in self.point_failed:
+                self.point_failed = (*self.point_failed, b)  # it was judged as opened
+                self.emit(EventKind.POINT_FAILED, b)
+        self.mark_opened(opp(b))
 
     # -- actions -----------------------------------------------------------------------
     def turn_check(self, s: int) -> None:
@@ -399,7 +425,9 @@ class Transition:
                     raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
             elif lead and s in self.fours_pending:
                 raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
-        if s == self.burner and not (p.small or p.big) and p.size != total:
+        forced_fours = p.base == 4 and s in self.fours_pending
+        if s == self.burner and not (p.small or p.big) and p.size != total and not forced_fours:
+            # A lead of 4s that 点四 forces cannot make the burn fail (RULES §8).
             raise IllegalAction(ErrorCode.NEEDS_JOKER_WHILE_BURNING)
 
     def strength_check(self, p: Play) -> None:
@@ -439,8 +467,9 @@ class Transition:
 
     def place(self, s: int, p: Play, burn: bool) -> None:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
-        prev_seat, prev_play = self.top_seat, self.top_play
+        prev_seat = self.top_seat
         was_to_act = self.to_act == s
+        opened_by_rule = False
         pc = p.counts()
         self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
         self.played = C.add(self.played, pc)
@@ -448,23 +477,28 @@ class Transition:
         if p.base == 4 and s in self.fours_pending:
             self.fours_pending = self.fours_pending - {s}
         gousi = False
-        if prev_seat is not None and prev_play is not None:
-            self.check_caught(prev_seat, s)
-            if prev_seat == self.burner:
-                self.burner = None
-                self.burned = None
-                self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
-            if (
-                not burn
-                and self.status[prev_seat - 1] is SeatStatus.OUT
-                and s == opp(prev_seat)
-                and is_gouji(p, self.rules)
-                and not self.free_play
-            ):
-                gousi = True  # 够死级: the answer to a seat that just went out
+        released = prev_seat is not None and prev_seat == self.burner
+        if released:
+            self.burner = None
+            self.burned = None
+            self.counter_burn = False
+        if (
+            prev_seat is not None
+            and not burn
+            and self.status[prev_seat - 1] is SeatStatus.OUT
+            and s == opp(prev_seat)
+            and is_gouji(p, self.rules)
+            and not self.free_play
+        ):
+            # 够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
+            # whether or not the 底牌 was a 够级牌 (《大纲》 第十六条).
+            gousi = True
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
+            if not self.gousi_left[s - 1] and self.rules.revolt_opposite_opens == "three_plays":
+                # 《大纲》 第二十四条: "其对头也须在二科产生前够死级三把方算开点".
+                opened_by_rule = True
         if was_to_act or burn:
             self.window = set()
         if self.rang_by is not None:
@@ -481,11 +515,19 @@ class Transition:
         self.trick_marks[s - 1] = p
         kind = EventKind.BURNED if burn else EventKind.PLAYED
         self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if self.phase is not Phase.PLAY:
-            return  # a 被闷 seat ranked 大落 ended the hand
+        if opened_by_rule:
+            self.mark_opened(s)
+        # What the play causes is announced after it (issue 9 item 10).
+        if released:
+            self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
+        if prev_seat is not None:
+            self.check_caught(prev_seat, s)
+            if self.phase is not Phase.PLAY:
+                return  # a 被闷 seat ranked 大落 ended the hand
         if burn:
             self.burner = s
             self.burned = prev_seat
+            self.counter_burn = released  # a 反烧: the play burned was itself a burn
         if not sum(self.hands[s - 1]):
             self.go_out(s)
             if self.phase is not Phase.PLAY:
@@ -548,12 +590,16 @@ class Transition:
         if len(self.revolters) >= 2:
             self.phase = Phase.VOIDED
             self.to_act = None
-            self.result = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
+            self.result = HandResult(
+                (), (0, 0), (0,) * 6, None, (), voided=True, streaks=self.streaks
+            )
             self.emit(EventKind.VOIDED)
             return
         o = opp(s)
         if self.active(o):
             self.set_gousi(o, 3)
+            if self.rules.revolt_opposite_opens == "auto":
+                self.mark_opened(o)  # 同城游 rooms: "革命者不开点，对家开点"
         if self.to_act == s:
             self.leader_moved_from(s)
 
@@ -663,6 +709,7 @@ class Transition:
             and not self.free_play
             and w not in self.opened
             and w not in self.judged
+            and not (self.gousi_left[w - 1] and r.revolt_opposite_opens == "three_plays")
             and opens_point(p, r)
         ):
             self.opened = self.opened | {w}
@@ -671,11 +718,7 @@ class Transition:
                 self.fours_pending = self.fours_pending | {w}
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, w))
-            self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(w)
         self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
@@ -696,11 +739,7 @@ class Transition:
         self.out_order = (*self.out_order, s)
         self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
         if self.burner == s:
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, s))
-            self.emit(EventKind.BURN_SUCCEEDED, s, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(s)
         if len(self.out_order) == 1:
             self.judge([s, opp(s)])
         elif len(self.out_order) == 2:
@@ -734,8 +773,9 @@ class Transition:
             self.judged = self.judged | {s}
             if s in self.opened:
                 continue
-            self.point_failed = (*self.point_failed, s)
-            self.emit(EventKind.POINT_FAILED, s)
+            if not self.exempt(s):
+                self.point_failed = (*self.point_failed, s)
+                self.emit(EventKind.POINT_FAILED, s)
             h = self.hands[s - 1]
             if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
                 continue
@@ -751,6 +791,29 @@ class Transition:
             self.emit(EventKind.FOURS_DISCARDED, s, count=n)
             if not sum(self.hands[s - 1]):
                 self.go_out(s)
+
+    def exempt(self, s: int) -> bool:
+        """毕业 (switch ``point_streak``): the 4th hand of a streak needs no opening."""
+        return self.rules.point_streak and self.streaks[s - 1] >= STREAK_EXEMPT
+
+    def next_streaks(self) -> tuple[int, ...]:
+        """The 点 streaks after this hand: +1 for a seat that failed to open, else 0 (and 0
+        after an exempt hand, which ends the cycle)."""
+        if not (self.rules.point_streak and self.rules.dadian):
+            return NO_STREAKS
+        return tuple(
+            self.streaks[s - 1] + 1 if s in self.point_failed and not self.exempt(s) else 0
+            for s in SEATS
+        )
+
+    def mark_opened(self, s: int) -> None:
+        """The seat counts as opened now (a rule, not a living play, opened it)."""
+        if s in self.opened or s in self.judged or not self.rules.dadian:
+            return
+        self.opened = self.opened | {s}
+        self.emit(EventKind.OPENED, s)
+        if self.rules.dian_si and self.hands[s - 1][I_FOUR] and s not in self.fours_free:
+            self.fours_pending = self.fours_pending | {s}
 
     def check_over(self, force: bool = False) -> None:
         if self.phase is not Phase.PLAY:
@@ -771,14 +834,20 @@ class Transition:
         live.sort(key=lambda s: (sum(self.hands[s - 1]), dist(s)))
         order = [*self.out_order, *live, *self.bottom_order[::-1]]
         for rv in self.revolters:
+            if rv in order:
+                continue  # 冲点 made it 大落 (it is in bottom_order)
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             at = 2 if sorted(self.out_order[:2]) == sorted(mates) else 3
+            if self.chong is not None and self.chong.seat == rv:
+                at = 3  # 冲点 fixes 四科 (RULES §10)
             order.insert(min(at, len(order)), rv)
         return order
 
     def sweep_team(self) -> str | None:
         head = list(self.out_order)
         for rv in self.revolters:
+            if self.chong is not None and self.chong.seat == rv:
+                continue  # a 冲点 revolter's place is fixed: 四科 or 大落
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             if sorted(head[:2]) == sorted(mates):
                 head.insert(2, rv)
@@ -813,6 +882,7 @@ class Transition:
             seat_points=tuple(seat_points),
             sweep_team=sweep,
             tributes=tributes,
+            streaks=self.next_streaks(),
         )
         self.phase = Phase.OVER
         self.to_act = None
@@ -829,8 +899,30 @@ class Transition:
         """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
         out = [(opp(f), f) for f in self.point_failed]
         out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(w, b) for b, w in self.burn_wins if not same_team(w, b)]
+        out += [(w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
         return out
+
+    def point_tributes(self) -> list[Tribute]:
+        """点贡 and the 明点/预点 stakes (RULES §10)."""
+        r = self.rules
+        streak = r.point_streak
+        # 点贡: 1 card, or with point_streak 1, 2, 3 over a streak of failed hands.
+        points = {f: self.streaks[f - 1] + 1 if streak else 1 for f in self.point_failed}
+        stakes: list[Tribute] = []
+        for d, kind in self.declarations:
+            target = opp(d)
+            right = target not in self.opened
+            if r.point_bet_success == "both":
+                right = right and d in self.opened
+            stake = STAKES[kind]
+            if right:
+                # The stake replaces the opposite's own 点贡 (seed 002 进贡(十)).
+                points.pop(target, None)
+                stakes.append(Tribute(target, d, stake, kind))
+            else:
+                stake *= 2 if r.point_bet_fail_double else 1
+                stakes.append(Tribute(d, target, stake, kind))
+        return [Tribute(f, opp(f), n, "point") for f, n in points.items()] + stakes
 
     def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
         r = self.rules
@@ -838,14 +930,9 @@ class Transition:
             return ()
         out: list[Tribute] = []
         out += [Tribute(c, by, 1, "men") for c, by in self.caught]
-        out += [Tribute(burned, burner, 1, "burn") for burned, burner in self.burn_wins]
+        out += [Tribute(burned, burner, n, "burn") for burned, burner, n in self.burn_wins]
         if r.dadian:
-            out += [Tribute(f, opp(f), 1, "point") for f in self.point_failed]
-            for d, kind in self.declarations:
-                target = opp(d)
-                right = target not in self.opened
-                giver, receiver = (target, d) if right else (d, target)
-                out.append(Tribute(giver, receiver, STAKES[kind], kind))
+            out += self.point_tributes()
         if sweep is not None:
             out += [Tribute(s, opp(s), 1, "sweep") for s in SEATS if team_key(s) != sweep]
         elif len(places) == 6:
