@@ -1,10 +1,10 @@
 """What a finished hand passes to the next hand of the same match (RULES.md §10, §13).
 
 A match is a run of hands at one table. Between two hands it carries: the tributes the
-last hand owes (given from the next deal), who leads next (switch ``next_leader``; after a
-voided hand the same leader deals again and the same tributes are owed), each seat's 点 streak (switch ``point_streak``)
-and the running team totals. ``carry_over`` is pure, so the referee and the table manager
-compute the same thing.
+last hand owes (given from the next deal), who leads next (switch ``next_leader``), each
+seat's 点 streak (switch ``point_streak``) and the running team totals. After a voided hand
+the same leader deals again and the same tributes are owed. ``carry_over`` is pure, so the
+referee and the table manager compute the same thing.
 """
 
 from __future__ import annotations
