@@ -120,7 +120,7 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
             raise ScenarioError(
                 hand_field(k, "leader"), Problem.LEADER_DIFFERS, want=carry.leader, got=spec.leader
             )
-        state, setup = _setup(sc, k, spec, carry)
+        state, _ = _setup(sc, k, spec, carry)
         for i, action in enumerate(spec.actions):
             state, line = _step(state, i, action, lang)
             out.append({"i": i, "hand": k, **line} if k else line)
@@ -130,8 +130,6 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
             raise ScenarioError(hand_field(k, "actions"), Problem.HAND_NOT_OVER)
         final = state.final_json()
         final["match_scores"] = carry.scores_json()
-        # What happened before the first action: the tributes given from these hands.
-        final["setup"] = _events(setup)
         out.append({"final": final, "hand": k} if k else {"final": final})
     return out
 
