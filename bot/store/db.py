@@ -494,6 +494,12 @@ class Store:
         async with self.transaction(readonly=True) as tx:
             return await tx.live_tables()
 
+    async def live_table(self, table_key: str) -> dict[str, Any] | None:
+        """One live table's record (a table that left memory comes back on demand)."""
+        async with self.transaction(readonly=True) as tx:
+            row = await tx.load_table(table_key)
+        return row.record if row is not None and row.live else None
+
     async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
         async with self.transaction(readonly=True) as tx:
             return await tx.load_actions(table_key, deal_no)

@@ -66,6 +66,9 @@ async def test_settings_tables_and_actions_round_trip(store: Store) -> None:
     await store.save_table("tg:1:", {"v": 2}, True, [(1, 1, 4, {"do": "play", "cards": "55"})])
     await store.save_table("tg:2:", {"v": 9}, False)
     assert await store.live_tables() == [("tg:1:", {"v": 2})]
+    assert await store.live_table("tg:1:") == {"v": 2}
+    assert await store.live_table("tg:2:") is None  # finished
+    assert await store.live_table("tg:3:") is None  # never was
     assert await store.load_actions("tg:1:", 1) == [
         (3, {"do": "pass"}),
         (4, {"do": "play", "cards": "55"}),
