@@ -179,7 +179,7 @@ class TableManager(LobbyMixin, TimersMixin):
                     # table rather than invent a state.
                     log.error("table %s could not be rebuilt: %s", key, err.code.value)
                     table.status = TableStatus.FINISHED
-                    await self.store.save_table(key, table.to_json(), False, version=table.version)
+                    await self.store.save_table(key, table.to_json(), False)
                     continue
                 table.state = state
                 table.saved = len(table.log)
@@ -810,7 +810,6 @@ class TableManager(LobbyMixin, TimersMixin):
                 t.key,
                 t.to_json(),
                 t.live(),
-                version=t.version,
                 updated=self.clock.now(),
                 new_actions=new,
                 drop_all_actions=new_deal and t.stored_deal is None,
