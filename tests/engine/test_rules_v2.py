@@ -298,3 +298,17 @@ def test_match_rotates_the_leader() -> None:
         assert state.over and state.result is not None
         assert state.result.places[-1] == 1  # 大落
         assert next_leader(state) == want, preset
+
+
+def test_hui_is_off_by_default_and_only_the_first_leader_may() -> None:
+    hands = [parse(h) for h in ("3345", "36", "3337", "48", "9", "T33")]
+    state, _ = from_hands(make_rules("dagang"), hands, 1)
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 1, Action.hui(HuiRanks.THREES))
+    assert err.value.code is ErrorCode.HUI_NOT_ALLOWED
+    on, _ = from_hands(make_rules("dagang", {"hui": "threes"}), hands, 1)
+    assert [a.ranks for a in legal_actions(on, 1) if a.kind is ActionKind.HUI] == [HuiRanks.THREES]
+    assert not [a for a in legal_actions(on, 2) if a.kind is ActionKind.HUI]
+    with pytest.raises(IllegalAction) as err:
+        Action.from_json({"do": "hui", "ranks": "5"})
+    assert err.value.code is ErrorCode.HUI_NOT_ALLOWED
