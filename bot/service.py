@@ -50,6 +50,7 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
                 api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
                 webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
