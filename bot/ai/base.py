@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..engine.actions import Action, ActionKind
+from ..engine.cards import EMPTY
 from ..engine.game import legal_actions
 from ..engine.state import HandState, Phase
 from ..engine.views import SeatView, seat_view
@@ -47,6 +48,24 @@ class Policy(Protocol):
     ) -> Action | None: ...
 
 
+@runtime_checkable
+class SearchingPolicy(Protocol):
+    """A policy that searches: besides the view it gets the public table as a HandState
+    with every other hand emptied (``masked_state``), so it can deal the hidden cards
+    itself. It never receives another seat's cards."""
+
+    def choose_searching(
+        self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None: ...
+
+
+def masked_state(state: HandState, seat: int) -> HandState:
+    """The table as ``seat`` sees it: every other hand emptied (only counts are public)."""
+    return state._replace(
+        hands=tuple(h if s == seat else EMPTY for s, h in enumerate(state.hands, 1))
+    )
+
+
 def options(state: HandState, seat: int) -> list[Action]:
     """The seat's legal actions without ASK_COUNT (free at any time, never a decision)."""
     return [a for a in legal_actions(state, seat) if a.kind is not ActionKind.ASK_COUNT]
@@ -77,7 +96,11 @@ def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> A
     legal = options(state, seat)
     if not legal:
         return None
-    choice = policy.choose(seat_view(state, seat), legal, rng)
+    view = seat_view(state, seat)
+    if isinstance(policy, SearchingPolicy):
+        choice = policy.choose_searching(view, masked_state(state, seat), legal, rng)
+    else:
+        choice = policy.choose(view, legal, rng)
     if choice is None:
         if is_mandatory(legal):
             raise PolicyError(f"{type(policy).__name__} declined a turn of seat {seat}")
