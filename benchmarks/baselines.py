@@ -6,10 +6,10 @@ players it does not share code with (only the engine and the Policy contract).
 - ``GreedyPolicy``: always the cheapest beating play against an opponent (fewest 2s and
   jokers, then the lowest rank); leads its lowest rank, whole; passes on teammates.
 - ``CarefulPolicy``: a "careful human" from the lecture's principles — 3s first (有3不发单),
-  small whole sets; plays 9 and below on ordinary plays and keeps 10+ for the second
-  half (打后半场) unless an opponent is nearly out; 2s and jokers only for 够级 duels
-  with the opposite or to stop a short opponent; 让 rather than spend a big card on the
-  opposite's ordinary play; burns only when the rest runs out with jokers.
+  small whole sets; answers ordinary plays with whole sets up to K, splits only low
+  ranks (掰牌), keeps A, 够级 sets, 2s and jokers for 够级 duels with the opposite, a
+  short opponent or its own last ten cards (后半场); 让s the opposite's ordinary play
+  rather than spend a J or better on it; burns only when the rest runs out with jokers.
 """
 
 from __future__ import annotations
@@ -132,21 +132,37 @@ class CarefulPolicy:
         short = (_seat_cards(view, top) or 99) <= 5
         duel = pub.top_gouji and top == opp(me)
         rules = pub.rules
+        late = total <= 10  # 后半场: big cards are now for going out
 
         def ok(p: Play) -> bool:
-            if p.big and not (short or duel):
-                return False
-            if p.jokers or p.base == TWOS_BASE or p.twos:
-                return duel or short
-            if p.n < hand[p.base - 3]:  # 掰牌: only low pairs and singles
-                return p.base <= 9 and p.n <= 2
-            if p.base >= 10 or is_gouji(p, rules):
-                return duel or short  # 打后半场: 10 and up wait for the second half
+            if p.big:
+                return duel or short or (late and p.size >= 2)
+            if p.small:
+                return duel or short or late
+            if p.base == TWOS_BASE or p.twos:
+                return duel or short or late
+            if p.n < hand[p.base - 3]:  # 掰牌: split only low ranks (挡三不挡四)
+                return p.base <= 10 or duel
+            if p.base == 14 or is_gouji(p, rules):  # A and 够级 sets wait for duels
+                return duel or short or late
             return True
+
+        def dear(p: Play) -> int:
+            return 3 * p.big + 2 * p.small + p.twos + (p.n if p.base == TWOS_BASE else 0)
 
         good = [c for c in plays if ok(c[1])]
         if good:
-            best = min(good, key=lambda c: (c[1].jokers, c[1].big, c[1].twos, c[1].base))
+            best = min(
+                good,
+                key=lambda c: (
+                    dear(c[1]),
+                    c[1].n < hand[c[1].base - 3] if 0 < c[1].base < TWOS_BASE else False,
+                    c[1].base,
+                ),
+            )
+            p = best[1]
+            if rang is not None and not short and (p.base >= 11 or dear(p)):
+                return rang  # 让: the teammate two seats on may take it cheaper
             return best[0]
         if rang is not None:
             return rang

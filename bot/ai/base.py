@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import EMPTY
@@ -48,7 +48,6 @@ class Policy(Protocol):
     ) -> Action | None: ...
 
 
-@runtime_checkable
 class SearchingPolicy(Protocol):
     """A policy that searches: besides the view it gets the public table as a HandState
     with every other hand emptied (``masked_state``), so it can deal the hidden cards
@@ -97,8 +96,11 @@ def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> A
     if not legal:
         return None
     view = seat_view(state, seat)
-    if isinstance(policy, SearchingPolicy):
-        choice = policy.choose_searching(view, masked_state(state, seat), legal, rng)
+    # A getattr, not isinstance on the Protocol: that check costs more than a decision.
+    search = getattr(policy, "choose_searching", None)
+    choice: Action | None
+    if search is not None:
+        choice = search(view, masked_state(state, seat), legal, rng)
     else:
         choice = policy.choose(view, legal, rng)
     if choice is None:

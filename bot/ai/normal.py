@@ -59,6 +59,9 @@ class NormalWeights:
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
     hoard_two: float = 3.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # per joker, likewise
+    abundant_scale: float = 0.4  # joker costs scale when they outnumber the groups left
+    abundant_slack: float = 0.0
+    two_share: float = 0.5  # a 2 counts as half a joker toward that
     use_rang: bool = True
     run_out: bool = True
     near_out: int = 4
@@ -110,10 +113,14 @@ class NormalPolicy:
         """How much of the hand's strength a play spends (lower is cheaper)."""
         w = self.w
         two = w.two_late if sum(hand) <= w.late else w.two
+        small, big = w.small, w.big
+        if self._abundant(hand, rules):
+            # More 2s and jokers than groups left to cover: they are just the way out now.
+            two, small, big = w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
         if p.base == JOKERS_BASE:
             rank = w.joker_set
         elif p.base == TWOS_BASE:
-            rank = 12.0 + two * p.n
+            rank = 12.0 + two * (p.n - 1)
         else:
             rank = float(p.base - 3)
             held = hand[p.base - 3]
@@ -122,7 +129,12 @@ class NormalPolicy:
                 whole = Play(p.base, held)
                 if is_gouji(whole, rules) and not is_gouji(Play(p.base, held - p.n), rules):
                     rank += w.split_gouji
-        return rank + two * p.twos + w.small * p.small + w.big * p.big
+        return rank + two * p.twos + small * p.small + big * p.big
+
+    def _abundant(self, hand: Sequence[int], rules: Rules) -> bool:
+        """Whether the 2s and jokers outnumber the rank groups still to be played."""
+        groups = plays_needed(hand, rules)
+        return jokers(hand) + hand[I_TWO] * self.w.two_share >= groups - 1 + self.w.abundant_slack
 
     def _spend_gouji(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Extra cost of a whole plain 够级-sized set used where any play would do."""
@@ -250,7 +262,7 @@ class NormalPolicy:
             c_ = self.cost(p, hand, rules) + self._keep_for_threes(p, hand, rules)
             if not duel:
                 c_ += self._spend_gouji(p, hand, rules)
-                if not urgent:  # 2s and jokers are for 够级 duels
+                if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
                     twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
                     c_ += w.hoard_two * twos + w.hoard_joker * p.jokers
             return c_
