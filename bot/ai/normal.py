@@ -51,14 +51,14 @@ class NormalWeights:
     joker_set: float = 4.0  # jokers alone, on top of their own cost
     split: float = 5.0  # leaving part of a rank behind
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
-    gouji_set: float = 4.0  # spending a whole 够级-sized set on an ordinary play
+    gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
     answer_plain: float = 16.0
-    answer_gouji: float = 32.0  # the opposite's 够级牌 (or any, when headless)
-    opens_bonus: float = 12.0  # … when letting it live would open the opposite's point
+    answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
+    opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
-    hoard_two: float = 3.0  # per 2 on an ordinary play, unless an opponent is nearly out
-    hoard_joker: float = 8.0  # per joker, likewise
+    hoard_two: float = 2.0  # per 2 on an ordinary play, unless an opponent is nearly out
+    hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
     abundant_scale: float = 0.4  # joker costs scale when they outnumber the groups left
     abundant_slack: float = 0.0
     two_share: float = 0.5  # a 2 counts as half a joker toward that
@@ -264,7 +264,9 @@ class NormalPolicy:
                 c_ += self._spend_gouji(p, hand, rules)
                 if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
                     twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
-                    c_ += w.hoard_two * twos + w.hoard_joker * p.jokers
+                    c_ += w.hoard_two * twos
+                    if p.base == JOKERS_BASE:
+                        c_ += w.hoard_joker  # a lone joker fired at an ordinary play
             return c_
 
         best = min(plays, key=cost_of)
