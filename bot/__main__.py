@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 
 from .engine.rules import PRESET_NAMES
+from .records.cli import COMMANDS as RECORD_COMMANDS
+from .records.cli import add_commands as add_record_commands
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,6 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     ref = sub.add_parser("referee", help="replay a rule scenario file (RULES.md §15)")
     ref.add_argument("file")
     ref.add_argument("--lang", choices=("zh", "en"), default="zh", dest="ref_lang")
+    add_record_commands(sub, p)
     demo = sub.add_parser("render-demo", help="write sample images for every preset")
     demo.add_argument("dir")
     return p
@@ -45,15 +48,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {len(paths)} images to {args.dir}")
         return 0
     logging.basicConfig(level=os.environ.get("GOUJI_LOG", "WARNING"))
+    if args.command in RECORD_COMMANDS or (args.watch and args.record):
+        from .records.cli import run as run_record_command
+
+        return int(run_record_command(args) or 0)
     if args.watch:
         from adapters.console import watch
 
         return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
-        from .service import run_bots
+        from .service import StartupError, run_bots
 
-        return asyncio.run(run_bots())
+        try:
+            return asyncio.run(run_bots())
+        except StartupError as err:
+            print(f"gouji: {err}", file=sys.stderr)
+            return 1
     from adapters.console import ConsoleTable
 
     table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)
