@@ -7,8 +7,10 @@ state into (view, legal list) and checks the policy's answer against that list.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from enum import StrEnum
 from typing import Protocol
 
@@ -110,3 +112,17 @@ def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> A
     if choice not in legal:
         raise PolicyError(f"{type(policy).__name__} chose {choice!r}, not legal for seat {seat}")
     return choice
+
+
+async def decide_async(
+    state: HandState,
+    seat: int,
+    policy: Policy,
+    rng: random.Random,
+    executor: Executor | None = None,
+) -> Action | None:
+    """``decide`` in a worker thread (or ``executor``), so a searching policy — the expert
+    takes up to its time budget — never blocks the event loop. Policies keep no state
+    between calls and states are immutable, so concurrent calls are safe."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor, decide, state, seat, policy, rng)

@@ -91,3 +91,34 @@ def test_candidates_include_pass_and_the_cheapest_answers() -> None:
     assert cands[0] == base
     assert any(c is not None and c.kind is ActionKind.PASS for c in cands)
     assert len(cands) <= 4 and len(set(cands)) == len(cands)
+
+
+def test_decide_async_keeps_the_event_loop_free() -> None:
+    import asyncio
+
+    from bot.ai import decide_async
+
+    state = _mid_hand()
+    seat = state.to_act
+    assert seat is not None
+    expert = ExpertPolicy(state.rules, playouts=24)
+
+    async def run() -> tuple[object, int]:
+        ticks = 0
+        done = False
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not done:
+                ticks += 1
+                await asyncio.sleep(0.001)
+
+        task = asyncio.create_task(ticker())
+        choice = await decide_async(state, seat, expert, random.Random(9))
+        done = True
+        await task
+        return choice, ticks
+
+    choice, ticks = asyncio.run(run())
+    assert choice == decide(state, seat, expert, random.Random(9))
+    assert ticks > 1  # the loop kept running while the expert searched
