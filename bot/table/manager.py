@@ -550,7 +550,7 @@ class TableManager(LobbyMixin, TimersMixin):
             t.match.history.append({"voided": True, "deal_no": t.deal_no})
             t.pending_records.append((self._hand_record(t), []))  # a record, no stats
             outs.append(self._notice(t, "hand_voided"))
-            t.hand_owed = ()
+            # The redeal gives again what the last finished hand owes (engine.match.carry_over).
             self._deal(t, outs)
             return
         t.match.totals[0] += res.team_scores[0]
