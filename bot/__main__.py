@@ -58,9 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
-        from .service import run_bots
+        from .service import StartupError, run_bots
 
-        return asyncio.run(run_bots())
+        try:
+            return asyncio.run(run_bots())
+        except StartupError as err:
+            print(f"gouji: {err}", file=sys.stderr)
+            return 1
     from adapters.console import ConsoleTable
 
     table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)

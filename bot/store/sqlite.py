@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,6 +13,8 @@ import aiosqlite
 
 from .backend import Backend, Dialect, Row, Tx
 from .migrations import SQLITE
+
+BUSY_TIMEOUT_MS = 5000  # another process's write transaction: wait this long for it
 
 
 class SqliteTx(Tx):
@@ -30,14 +33,28 @@ class SqliteTx(Tx):
         await self.db.executemany(sql, rows)
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self.db.execute_fetchall(sql, args))
+        rows: list[Row] = list(await self.db.execute_fetchall(sql, args))
+        if self.db.in_transaction:  # an INSERT/UPDATE … RETURNING: a write to commit
+            self.wrote = True
+        return rows
 
     async def lock_key(self, key: str, wait: bool = True) -> bool:
         # SQLite locks the whole file: take the write lock now (not at the first write),
         # so what this transaction reads cannot change under it, even from another process.
-        if not self.db.in_transaction:
-            self.wrote = True
+        if self.db.in_transaction:
+            return True
+        if wait:
             await self.db.execute("BEGIN IMMEDIATE")
+            self.wrote = True
+            return True
+        await self.db.execute("PRAGMA busy_timeout=0")
+        try:
+            await self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # "database is locked": another process writes
+            return False
+        finally:
+            await self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self.wrote = True
         return True
 
 
@@ -57,7 +74,7 @@ class SqliteBackend(Backend):
         self._db = await aiosqlite.connect(self.path)
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     async def close(self) -> None:
         if self._db is not None:
