@@ -24,6 +24,7 @@ from .handlers import Router
 from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
+from .records import RecordChat
 from .sender import Sender
 from .settings_menu import SettingsMenu
 from .views import PillowRenderer, Renderer
@@ -44,6 +45,9 @@ MENU = (
     "rules",
     "settings",
     "help",
+    "replay",
+    "history",
+    "why",
 )
 ALLOWED_UPDATES = ["message", "callback_query"]
 
@@ -122,7 +126,9 @@ class TelegramBot:
             GroupCommands(self.ctx, self.publisher, menu),
             PrivateChat(self.ctx, self.publisher),
             menu,
+            RecordChat(self.ctx),
         )
+        self.records = self.router.records
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)
         self._initialized = False
