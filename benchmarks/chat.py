@@ -42,8 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from adapters.telegram.callback import ActPress, BadPayload, decode
 from bot.ai import HeuristicPolicy
 from bot.engine.actions import Action, ActionKind
-from bot.table import Out, OutKind, TableStatus
-from bot.table.describe import MINOR_KEYS
+from bot.table import Notice, Out, TableChanged, TableStatus
 from tests.telegram.fakeapi import FakeTelegram, Message
 from tests.telegram.harness import GROUP_ID, USERS, Harness, max_per_minute
 
@@ -73,9 +72,9 @@ class Watch:
     async def on_out(self, out: Out) -> None:
         if out.table != self.h.key:
             return
-        if out.kind is OutKind.NOTICE and out.key in MINOR_KEYS:
+        if isinstance(out, Notice) and out.minor:
             self._played = True
-        elif out.kind is OutKind.TABLE and self._played:
+        elif isinstance(out, TableChanged) and self._played:
             self._played = False
             self.plays.append((self.h.clock.now(), self.version()))
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, assert_never
 
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import error_text, place_name, preset_name, t, tribute_kind
+from bot.store import Store
 from bot.table import (
     Act,
     Actor,
@@ -19,20 +20,25 @@ from bot.table import (
     AskCount,
     ChatRef,
     FakeClock,
+    HandChanged,
+    HandFinished,
+    MatchOver,
     NextHand,
+    Notice,
     OpenTable,
     Out,
-    OutKind,
+    PrivateNote,
     PrivateSnapshot,
     Ready,
     SetAutoplay,
     Start,
     StopMatch,
+    TableChanged,
     TableManager,
     TableStatus,
     apply_setting_changes,
 )
-from bot.table.describe import notice_text, reply_text
+from bot.table.describe import note_text, notice_text, reply_text
 from bot.table.outputs import TableSnapshot
 
 from .format import Painter, format_hand, format_table, option_label, sorted_options
@@ -59,6 +65,7 @@ class ConsoleTable:
         input_fn: InputFn = input,
         out: TextIO | None = None,
         color: bool | None = None,
+        store: Store | None = None,  # where finished hands go (gouji --watch --record)
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
@@ -73,6 +80,7 @@ class ConsoleTable:
         self.clock = FakeClock()
         fixed = seed
         self.manager = TableManager(
+            store=store,
             clock=self.clock,
             seed_source=(lambda: fixed) if fixed is not None else None,
             burn_window_seconds=1,
@@ -92,22 +100,25 @@ class ConsoleTable:
 
     def _flush(self) -> None:
         for out in self.pending:
-            if out.kind is OutKind.NOTICE:
-                seat = out.param("seat")
-                self.say(self.paint.seat(seat, notice_text(out, self.lang)))
-            elif out.kind is OutKind.RESULT:
-                self._print_result(out)
-            elif out.kind is OutKind.MATCH_OVER:
-                a, b = out.param("totals")
-                self.say(self.paint.bold(t("match_over", self.lang, a=a, b=b)))
-            elif out.kind is OutKind.PRIVATE and out.key:
-                self.say(self.paint.warn(t(out.key, self.lang)))
+            match out:
+                case Notice():
+                    self.say(self.paint.seat(out.seat, notice_text(out, self.lang)))
+                case HandFinished():
+                    self._print_result(out)
+                case MatchOver(totals=(a, b)):
+                    self.say(self.paint.bold(t("match_over", self.lang, a=a, b=b)))
+                case PrivateNote():
+                    self.say(self.paint.warn(note_text(out, self.lang)))
+                case TableChanged() | HandChanged():
+                    pass  # the terminal redraws on its own turn
+                case _:
+                    assert_never(out)
         self.pending.clear()
 
-    def _print_result(self, out: Out) -> None:
-        res = out.data
+    def _print_result(self, out: HandFinished) -> None:
+        res = out.result
         snap = self._snap()
-        self.say(self.paint.bold(t("result_title", self.lang, hand_no=out.param("hand_no"))))
+        self.say(self.paint.bold(t("result_title", self.lang, hand_no=out.hand_no)))
         for i, seat in enumerate(res.places):
             self.say(f"  {place_name(i + 1, self.lang)}  {seat}  {snap.name_of(seat)}")
         a, b = res.team_scores
@@ -116,7 +127,7 @@ class ConsoleTable:
             self.say(
                 f"  {tribute_kind(tr.kind, self.lang)}: {tr.giver} → {tr.receiver} ×{tr.count}"
             )
-        ta, tb = out.param("totals")
+        ta, tb = out.totals
         self.say(f"  Σ 135: {ta:+d}   246: {tb:+d}")
 
     def _snap(self) -> TableSnapshot:

@@ -15,13 +15,24 @@ import math
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import discord
 
 from bot.i18n import t
-from bot.table import Out, OutKind, PrivateSnapshot, TableManager, TableSnapshot
-from bot.table.describe import MINOR_KEYS, notice_text
+from bot.table import (
+    HandChanged,
+    HandFinished,
+    MatchOver,
+    Notice,
+    Out,
+    PrivateNote,
+    PrivateSnapshot,
+    TableChanged,
+    TableManager,
+    TableSnapshot,
+)
+from bot.table.describe import note_text, notice_text
 
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
@@ -189,33 +200,34 @@ class Sender:
         if not out.table.startswith("dc:"):
             return
         tm = self._table(out.table)
-        if out.kind is OutKind.TABLE:
-            tm.updater.poke()
-        elif out.kind is OutKind.NOTICE:
-            self._notice(tm, out)
-        elif out.kind is OutKind.PRIVATE and out.user:
-            if out.key:
+        match out:
+            case TableChanged():
+                tm.updater.poke()
+            case Notice():
+                self._notice(tm, out)
+            case PrivateNote():
                 self._note(tm, out)
-            else:
-                self._private(out.table, out.user).updater.poke()
-        elif out.kind is OutKind.RESULT:
-            self._result(tm, out)
-        elif out.kind is OutKind.MATCH_OVER:
-            a, b = out.param("totals", (0, 0))
-            text = t("match_over", self._lang(out.table), a=a, b=b)
-            tm.lane.submit(lambda: self._post(tm.ref, text))
+            case HandChanged(user=user):
+                self._private(out.table, user).updater.poke()
+            case HandFinished():
+                self._result(tm, out)
+            case MatchOver(totals=(a, b)):
+                text = t("match_over", self._lang(out.table), a=a, b=b)
+                tm.lane.submit(lambda: self._post(tm.ref, text))
+            case _:
+                assert_never(out)
 
     def _lang(self, key: str) -> str:
         snap = self.manager.snapshot(key)
         return snap.settings.lang if snap is not None else "zh"
 
-    def _notice(self, tm: TableMessage, out: Out) -> None:
+    def _notice(self, tm: TableMessage, out: Notice) -> None:
         lang = self._lang(out.table)
         if out.key == "count_answer":
             text = notice_text(out, lang)
             tm.lane.submit(lambda: self._post(tm.ref, text))
             return
-        if out.key in MINOR_KEYS:
+        if out.minor:
             return
         if out.key == "seat_to_ai":
             # The leaver's private controls would only be refused now: take them away.
@@ -227,11 +239,10 @@ class Sender:
         tm.captions.append(notice_text(out, lang))
         tm.updater.poke()
 
-    def _note(self, tm: TableMessage, out: Out) -> None:
+    def _note(self, tm: TableMessage, out: PrivateNote) -> None:
         """A private line for one player (a timer warning, a queued play refused)."""
-        assert out.user is not None
         user = out.user
-        text = t(out.key, self._lang(out.table))
+        text = note_text(out, self._lang(out.table))
         pm = self._private(out.table, user)
         if pm.dm_closed_hand is None:
             tm.lane.submit(lambda: self._dm_text(pm, text))
@@ -241,16 +252,16 @@ class Sender:
             ping = t("dc_ping", self._lang(out.table), mention=f"<@{user}>", text=text)
             tm.lane.submit(lambda: self._post(tm.ref, ping, mention=int(user)))
 
-    def _result(self, tm: TableMessage, out: Out) -> None:
+    def _result(self, tm: TableMessage, out: HandFinished) -> None:
         snap = self.manager.snapshot(out.table)
-        if snap is None or out.data is None:
+        if snap is None:
             return
         names = list(snap.names)
         rules = snap.rules
         lang = snap.settings.lang
-        hand_no = int(out.param("hand_no", snap.hand_no))
-        totals = tuple(out.param("totals", snap.totals))
-        result = out.data
+        hand_no = out.hand_no
+        totals = out.totals
+        result = out.result
 
         async def post() -> None:
             data = await result_png(
@@ -294,7 +305,7 @@ class Sender:
         if tm.message_id is None:
             # After a restart the table's message id comes back from the store.
             stored = dict(snap.meta).get("dc_message_id")
-            tm.message_id = int(stored) if stored is not None else None
+            tm.message_id = int(stored) if isinstance(stored, int | str) else None
         content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
         data = await table_png(snap)
@@ -320,9 +331,9 @@ class Sender:
         await self.manager.set_meta(key, "dc_message_id", message.id)
 
     def _deadline(self, snap: TableSnapshot) -> float | None:
-        if not snap.deadline_kind.startswith("turn"):
+        if snap.turn_deadline is None:
             return None
-        return unix_deadline(snap.deadline, self.manager.clock.now())
+        return unix_deadline(snap.turn_deadline, self.manager.clock.now())
 
     # -- private messages ------------------------------------------------------------------
     async def render_private(

@@ -6,49 +6,31 @@ state of its own: the setting being edited rides in the menus' ``custom_id``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
-from bot.engine.rules import PRESET_NAMES, choices, switch_names
+from bot.engine.rules import PRESET_NAMES
 from bot.i18n import preset_name, t
+from bot.present.schema import SettingValue, menu_settings, schema
 from bot.table import GroupSettings
 
 from .custom_ids import Ref, settings_cid
 from .items import button, option, select
 from .menus import MORE, page_of
 
-GENERAL: dict[str, tuple[Any, ...]] = {
-    "turn_seconds": (0, 15, 20, 30, 45, 60, 90, 120, 180, 300),
-    "match_hands": (0, 1, 2, 3, 4, 6, 8, 10, 12, 16, 20),
-    "target_score": (0, 8, 12, 16, 20, 30, 50, 100),
-    "lang": ("zh", "en"),
-    "ai_fill": (True, False),
-}
-# Integer switches with a range rather than a list: the menu offers the useful steps.
-RANGES: dict[str, tuple[int, ...]] = {
-    "burn_limit": tuple(range(0, 14)),
-    "sweep_multiplier": (1, 2, 3, 4),
-    "move_seconds": (0, 15, 20, 30, 45, 60, 90, 120),
-}
 LANG_NAMES = {"zh": "中文", "en": "English"}
 
 
 def editable() -> list[str]:
-    """Everything the panel can set: the switches with discrete values, then the table's."""
-    names = [n for n in switch_names() if choices(n) or n in RANGES]
-    return names + list(GENERAL)
+    """Everything the panel can set with a pick, from the one settings schema."""
+    return [spec.name for spec in menu_settings()]
 
 
-def values_of(name: str) -> tuple[Any, ...]:
-    if name in GENERAL:
-        return GENERAL[name]
-    if name in RANGES:
-        return RANGES[name]
-    return choices(name)
+def values_of(name: str) -> tuple[SettingValue, ...]:
+    spec = schema().get(name)
+    return spec.menu_values if spec is not None else ()
 
 
-def encode_value(value: Any) -> str:
+def encode_value(value: SettingValue) -> str:
     if isinstance(value, bool):
         return "b1" if value else "b0"
     if isinstance(value, int):
@@ -56,7 +38,7 @@ def encode_value(value: Any) -> str:
     return f"s{value}"
 
 
-def decode_value(name: str, text: str) -> Any | None:
+def decode_value(name: str, text: str) -> SettingValue | None:
     """The value a menu entry stands for, if it is one the setting accepts."""
     for v in values_of(name):
         if encode_value(v) == text:
@@ -65,12 +47,13 @@ def decode_value(name: str, text: str) -> Any | None:
 
 
 def setting_label(name: str, lang: str) -> str:
-    key = f"set_{name}" if name in GENERAL else f"sw_{name}"
+    spec = schema().get(name)
+    key = spec.help_key if spec is not None else name
     text = t(key, lang)
     return name if text == key else text
 
 
-def value_label(name: str, value: Any, lang: str) -> str:
+def value_label(name: str, value: SettingValue, lang: str) -> str:
     if isinstance(value, bool):
         return t("dc_on" if value else "dc_off", lang)
     if name == "lang":
@@ -82,10 +65,8 @@ def value_label(name: str, value: Any, lang: str) -> str:
     return str(value)
 
 
-def current_value(settings: GroupSettings, name: str) -> Any:
-    if name in GENERAL:
-        return getattr(settings, name)
-    return getattr(settings.rules(), name)
+def current_value(settings: GroupSettings, name: str) -> SettingValue:
+    return settings.value(name)
 
 
 def settings_content(settings: GroupSettings, lang: str) -> str:

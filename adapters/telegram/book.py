@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table import TableManager
+from bot.table.outputs import Json
 
 TABLE = "tg_table"
 HANDS = "tg_hands"
@@ -29,7 +30,7 @@ class MessageRef:
     caption: str | None = None
     markup: Hashable | None = None
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, Json]:
         return {"chat": self.chat_id, "message": self.message_id, "hand": self.hand_no}
 
     @staticmethod

@@ -45,14 +45,14 @@ def score_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
     snap = manager.snapshot(chat.key)
     if snap is None:
         return t("no_table", lang)
-    history = [h for h in snap.history if not h.get("voided")]
+    history = [h for h in snap.history if not h.voided]
     if not history:
         return t("tg_no_scores", lang)
     a, b = snap.totals
     lines = [t("tg_score_head", lang, hand_no=snap.hand_no, a=a, b=b)]
     for entry in history[-10:]:
-        sa, sb = entry["team_scores"]
-        lines.append(t("tg_score_line", lang, n=entry["hand_no"], a=sa, b=sb))
+        sa, sb = entry.team_scores
+        lines.append(t("tg_score_line", lang, n=entry.hand_no, a=sa, b=sb))
     return "\n".join(lines)
 
 

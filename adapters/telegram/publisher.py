@@ -7,14 +7,24 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from typing import assert_never
 
 from telegram import InputMediaPhoto
 from telegram.error import BadRequest, Forbidden
 
-from bot.engine.state import HandResult
 from bot.i18n import t
-from bot.table import ChatRef, Out, OutKind, TableSnapshot
-from bot.table.describe import MINOR_KEYS, notice_text
+from bot.table import (
+    ChatRef,
+    HandChanged,
+    HandFinished,
+    MatchOver,
+    Notice,
+    Out,
+    PrivateNote,
+    TableChanged,
+    TableSnapshot,
+)
+from bot.table.describe import note_text, notice_text
 
 from .book import MessageRef
 from .context import Context
@@ -51,36 +61,38 @@ class Publisher:
         snap = self.ctx.manager.snapshot(key)
         lang = snap.settings.lang if snap is not None else "zh"
         chat = ChatRef.from_key(key)
-        if out.kind is OutKind.TABLE:
-            if snap is not None:
-                self._declare_changed(snap)
-            self.touch_table(key)
-        elif out.kind is OutKind.NOTICE:
-            text = notice_text(out, lang)
-            if out.key == "count_answer":
-                self.ctx.say(chat, text, urgent=True)
-            elif out.key not in MINOR_KEYS:
+        match out:
+            case TableChanged():
+                if snap is not None:
+                    self._declare_changed(snap)
+                self.touch_table(key)
+            case Notice(key="count_answer"):
+                self.ctx.say(chat, notice_text(out, lang), urgent=True)
+            case Notice(minor=False):
                 lines = self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES))
                 if out.key == "hand_started":
                     lines.clear()  # the lobby's or the last hand's lines are done with
-                lines.append(text)
+                lines.append(notice_text(out, lang))
                 self.touch_table(key)
-        elif out.kind is OutKind.RESULT and snap is not None:
-            self._post_result(snap, out)
-        elif out.kind is OutKind.MATCH_OVER:
-            a, b = out.param("totals", (0, 0))
-            self.ctx.say(
-                chat,
-                t("tg_match_stopped" if out.param("stopped") else "match_over", lang, a=a, b=b),
-                urgent=True,
-            )
-        elif out.kind is OutKind.PRIVATE and out.user:
-            if out.key:
-                self.ctx.tell(out.user, t(out.key, lang))
+            case Notice():
+                pass  # plays and passes: the table image shows them
+            case HandFinished():
+                if snap is not None:
+                    self._post_result(snap, out)
+            case MatchOver(totals=(a, b), stopped=stopped):
+                self.ctx.say(
+                    chat,
+                    t("tg_match_stopped" if stopped else "match_over", lang, a=a, b=b),
+                    urgent=True,
+                )
+            case PrivateNote(user=user):
+                self.ctx.tell(user, note_text(out, lang))
                 if out.key == "seat_left":
-                    self._retire_hand(key, out.user)
-            else:
-                self.touch_hand(key, out.user)
+                    self._retire_hand(key, user)
+            case HandChanged(user=user):
+                self.touch_hand(key, user)
+            case _:
+                assert_never(out)
 
     def _declare_changed(self, snap: TableSnapshot) -> None:
         # Players with nothing to declare still hold a [准备好了] button while the
@@ -92,12 +104,12 @@ class Publisher:
                 if line is not None and line.user_id is not None:
                     self.touch_hand(snap.key, line.user_id)
 
-    def _post_result(self, snap: TableSnapshot, out: Out) -> None:
-        result: HandResult = out.data
+    def _post_result(self, snap: TableSnapshot, out: HandFinished) -> None:
+        result = out.result
         lang = snap.settings.lang
         names = snap.names
-        hand_no = int(out.param("hand_no", snap.hand_no))
-        ta, tb = out.param("totals", snap.totals)
+        hand_no = out.hand_no
+        ta, tb = out.totals
         rules = snap.rules
         preset = rules.preset if rules is not None else snap.settings.preset
         multiplier = rules.sweep_multiplier if rules is not None else None

@@ -7,18 +7,19 @@ group's message budget like everything else the bot sends there.
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 
-from bot.engine.rules import PRESET_NAMES, allowed_values, choices, switch_names
+from bot.engine.errors import GoujiError
+from bot.engine.rules import PRESET_NAMES, switch_names
 from bot.i18n import preset_name, t
+from bot.present.schema import SettingValue, schema, spec_of
 from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
 from bot.table.describe import reply_text
+from bot.table.settings import RESET
 
 from .callback import SettingsPress, encode
 from .context import Context, actor_of, chat_of, user_lang
@@ -28,50 +29,21 @@ log = logging.getLogger(__name__)
 
 PER_PAGE = 8
 PRIVATE_MENUS = 2000  # private menus remembered (oldest forgotten first)
-TIMERS = (0, 15, 20, 30, 45, 60, 90, 120, 300)
-HANDS = (0, 1, 2, 4, 6, 8, 12, 16)
-TARGETS = (0, 10, 20, 30, 50, 100)
-# Integer switches get a short menu of sensible values; the command form takes any.
-INT_MENUS: dict[str, tuple[int, ...]] = {
-    "burn_limit": (0, 1, 2, 3, 4, 5, 6, 13),
-    "sweep_multiplier": (1, 2, 3, 4),
-    "move_seconds": (0, 15, 20, 30, 45, 60, 90, 120),
-}
-GENERAL = {"preset", "turn_seconds", "match_hands", "target_score", "lang", "ai_fill", "reset"}
+NUMBER_OPS = {"T": "turn_seconds", "M": "match_hands", "G": "target_score"}
 Screen = tuple[str, InlineKeyboardMarkup | None]
 
 
-def menu_values(name: str) -> tuple[Any, ...]:
-    return choices(name) or INT_MENUS.get(name, ())
+def menu_values(name: str) -> tuple[SettingValue, ...]:
+    spec = schema().get(name)
+    return spec.menu_values if spec is not None else ()
 
 
-def value_label(value: Any, lang: str) -> str:
+def value_label(value: SettingValue, lang: str) -> str:
     if isinstance(value, bool):
         return t("tg_on" if value else "tg_off", lang)
     if isinstance(value, tuple | list):
         return ",".join(str(v) for v in value)
     return str(value)
-
-
-def parse_value(raw: str) -> Any:
-    """A value typed after /settings NAME: booleans, integers, lists, or the word itself."""
-    low = raw.strip().lower()
-    if low in ("true", "on", "yes", "开"):
-        return True
-    if low in ("false", "off", "no", "关"):
-        return False
-    try:
-        return int(low)
-    except ValueError:
-        pass
-    if low.startswith("["):
-        try:
-            return json.loads(low)
-        except ValueError:
-            return raw
-    if "," in low:
-        return [int(p) if p.strip().lstrip("-").isdigit() else p.strip() for p in low.split(",")]
-    return raw.strip()
 
 
 def _b(text: str, op: str, *args: object) -> InlineKeyboardButton:
@@ -169,7 +141,8 @@ class SettingsMenu:
         page = switch_names().index(name) // PER_PAGE
         back = [_b(t("tg_btn_back", lang), "L", page)]
         if not values:
-            text += "\n" + t("tg_set_freeform", lang, name=name, allowed=allowed_values(name))
+            allowed = spec_of(name).allowed_text()
+            text += "\n" + t("tg_set_freeform", lang, name=name, allowed=allowed)
             return text, InlineKeyboardMarkup([back])
         buttons = [
             _b(_mark(value_label(v, lang), v == current), "v", name, i)
@@ -180,10 +153,9 @@ class SettingsMenu:
 
     def numbers(self, s: GroupSettings, op: str) -> Screen:
         lang = s.lang
-        field, values = {"T": ("turn_seconds", TIMERS), "M": ("match_hands", HANDS)}.get(
-            op, ("target_score", TARGETS)
-        )
-        current = getattr(s, field)
+        field = NUMBER_OPS.get(op, "target_score")
+        values = menu_values(field)
+        current = s.value(field)
         setter = op.lower()
         buttons = []
         for v in values:
@@ -224,12 +196,12 @@ class SettingsMenu:
         ctx.sender.post(user_id, job)
 
     async def set_by_text(self, chat: ChatRef, actor: Actor, name: str, raw: str) -> Reply:
+        """``/settings NAME VALUE``: the value is read by the setting's own schema entry."""
         name = name.strip().lower()
-        value: Any = parse_value(raw)
-        if name == "reset":
-            value = True
-        if name not in GENERAL and name not in switch_names():
-            return Reply.no("unknown_switch", switch=name, allowed=", ".join(switch_names()))
+        try:
+            value: SettingValue = True if name == RESET else spec_of(name).parse(raw)
+        except GoujiError as err:
+            return Reply.no(err.code.value, **err.params)
         return await self.ctx.manager.handle(
             ChangeSettings(chat=chat, actor=actor, changes={name: value})
         )
@@ -268,7 +240,7 @@ class SettingsMenu:
         await query.answer(answer)
         self._show(message.chat.id, message.message_id, self._screen(settings, press))
 
-    def _changes(self, press: SettingsPress) -> dict[str, Any] | None:
+    def _changes(self, press: SettingsPress) -> dict[str, SettingValue] | None:
         """The settings a press changes ({} for navigation); None for a payload that names
         no real switch or value."""
         op, args = press.op, press.args
@@ -287,14 +259,16 @@ class SettingsMenu:
                 return None
             return {name: values[int(idx)]}
         if op in ("t", "m", "g"):
-            field = {"t": "turn_seconds", "m": "match_hands", "g": "target_score"}[op]
-            return {field: int(args[0])} if args[0].isdigit() else None
+            field = NUMBER_OPS[op.upper()]
+            wanted = args[0]
+            found = [v for v in menu_values(field) if str(v) == wanted]
+            return {field: found[0]} if found else None
         if op == "l":
             return {"lang": args[0]} if args[0] in ("zh", "en") else None
         if op == "a":
             return {"ai_fill": args[0] == "1"} if args[0] in ("0", "1") else None
         if op == "r":
-            return {"reset": True}
+            return {RESET: True}
         return None
 
     def _screen(self, s: GroupSettings, press: SettingsPress) -> Screen:

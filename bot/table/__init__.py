@@ -22,7 +22,22 @@ from .commands import (
 )
 from .manager import TableManager
 from .model import Actor, ChatRef, GroupSettings, SeatInfo, TableStatus
-from .outputs import Out, OutKind, PrivateSnapshot, Reply, SeatLine, TableSnapshot
+from .outputs import (
+    Deadline,
+    DeadlineKind,
+    HandChanged,
+    HandFinished,
+    MatchOver,
+    Notice,
+    Out,
+    Param,
+    PrivateNote,
+    PrivateSnapshot,
+    Reply,
+    SeatLine,
+    TableChanged,
+    TableSnapshot,
+)
 from .settings import apply_setting_changes
 
 __all__ = [
@@ -34,15 +49,22 @@ __all__ = [
     "ChatRef",
     "Clock",
     "Command",
+    "Deadline",
+    "DeadlineKind",
     "FakeClock",
     "GroupSettings",
+    "HandChanged",
+    "HandFinished",
     "Join",
     "Kick",
     "Leave",
+    "MatchOver",
     "NextHand",
+    "Notice",
     "OpenTable",
     "Out",
-    "OutKind",
+    "Param",
+    "PrivateNote",
     "PrivateSnapshot",
     "Ready",
     "RemoveBot",
@@ -55,6 +77,7 @@ __all__ = [
     "StopMatch",
     "SwapSeat",
     "SystemClock",
+    "TableChanged",
     "TableManager",
     "TableSnapshot",
     "TableStatus",

@@ -1,26 +1,39 @@
-"""Turn replies and notices into text in the table's language."""
+"""Turn replies, notices and private notes into text in the table's language."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..i18n import count_text, preset_name, t
-from .outputs import Out, Reply
+from .outputs import Notice, Param, Params, PrivateNote, Reply
 
 MINOR_KEYS = frozenset({"ev_played", "ev_passed", "ev_ranged", "ev_trick_won"})
 
 
+def _str(value: Param) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Param) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _fill(key: str, params: Params, lang: str) -> dict[str, Param]:
+    values = dict(params)
+    if key in ("count_posted", "count_answer"):
+        answer, count = _str(values.get("answer")), _int(values.get("count"))
+        values["answer_text"] = count_text(answer, count, lang)
+    preset = values.get("preset")
+    if isinstance(preset, str):
+        values["preset"] = preset_name(preset, lang)
+    return values
+
+
 def reply_text(reply: Reply, lang: str = "zh") -> str:
-    params = dict(reply.params)
-    if reply.key == "count_posted":
-        params["answer_text"] = count_text(params.get("answer"), params.get("count"), lang)
-    return t(reply.key, lang, **params)
+    return t(reply.key, lang, **_fill(reply.key, reply.params, lang))
 
 
-def notice_text(out: Out, lang: str = "zh") -> str:
-    params: dict[str, Any] = dict(out.params)
-    if out.key == "count_answer":
-        params["answer_text"] = count_text(params.get("answer"), params.get("count"), lang)
-    if "preset" in params:
-        params["preset"] = preset_name(str(params["preset"]), lang)
-    return t(out.key, lang, **params)
+def notice_text(out: Notice, lang: str = "zh") -> str:
+    return t(out.key, lang, **_fill(out.key, out.params, lang))
+
+
+def note_text(out: PrivateNote, lang: str = "zh") -> str:
+    return t(out.key, lang, **_fill(out.key, out.params, lang))

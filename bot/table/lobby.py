@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.state import SEATS
 from .commands import AddBots, Join, Kick, OpenTable, RemoveBot, Start, SwapSeat
 from .model import GroupSettings, SeatInfo, TableStatus
-from .outputs import Out, OutKind, Reply
+from .outputs import Notice, Out, PrivateNote, Reply
 from .record import Table
+
+
+def is_seat(value: object) -> bool:
+    """A seat number: an int 1..6 (``1.0`` and ``True`` compare equal to 1 but are refused)."""
+    return type(value) is int and value in SEATS
 
 
 class LobbyMixin:
@@ -21,7 +26,7 @@ class LobbyMixin:
 
         def _bump(self, t: Table) -> None: ...
 
-        def _notice(self, t: Table, key: str, **params: Any) -> Out: ...
+        def _notice(self, t: Table, key: str, **params: object) -> Notice: ...
 
         def _advance(self, t: Table, outs: list[Out]) -> None: ...
 
@@ -66,7 +71,7 @@ class LobbyMixin:
         if t.status is TableStatus.PLAYING:
             return Reply.no("match_in_progress")
         if cmd.seat is not None:
-            if cmd.seat not in SEATS:
+            if not is_seat(cmd.seat):
                 return Reply.no("bad_seat")
             info = t.seats[cmd.seat - 1]
             if info is not None and not info.is_ai:
@@ -97,7 +102,7 @@ class LobbyMixin:
             t.seats[seat - 1] = SeatInfo(None, f"{info.name}·AI")
             t.private_sig.pop(seat, None)
             # Tell the player's private view its controls are gone.
-            outs.append(Out(OutKind.PRIVATE, t.key, user=user_id, key="seat_left"))
+            outs.append(PrivateNote(t.key, user_id, "seat_left"))
             outs.append(self._notice(t, "seat_to_ai", seat=seat, name=info.name))
             if t.state is not None and not t.state.over:
                 self._advance(t, outs)
@@ -114,7 +119,7 @@ class LobbyMixin:
         seat = t.seat_of(cmd.actor.user_id)
         if seat is None:
             return Reply.no("not_seated")
-        if cmd.seat not in SEATS:
+        if not is_seat(cmd.seat):
             return Reply.no("bad_seat")
         other = t.seats[cmd.seat - 1]
         if other is not None and not other.is_ai:
@@ -126,7 +131,7 @@ class LobbyMixin:
     def _kick(self, t: Table, cmd: Kick, outs: list[Out]) -> Reply:
         if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
             return Reply.no("not_creator_or_admin")
-        if cmd.seat not in SEATS or t.seats[cmd.seat - 1] is None:
+        if not is_seat(cmd.seat) or t.seats[cmd.seat - 1] is None:
             return Reply.no("bad_seat")
         info = t.seats[cmd.seat - 1]
         assert info is not None
@@ -151,7 +156,8 @@ class LobbyMixin:
         empty = [s for s in SEATS if t.seats[s - 1] is None]
         if not empty:
             return Reply.no("table_full")
-        added = empty[: max(1, min(cmd.count, len(empty)))]
+        count = cmd.count if type(cmd.count) is int else 1  # a malformed count adds one
+        added = empty[: max(1, min(count, len(empty)))]
         for s in added:
             t.seats[s - 1] = SeatInfo(None, self._bot_name(t, s))
         self._bump(t)
@@ -162,7 +168,7 @@ class LobbyMixin:
             return Reply.no("not_in_lobby")
         bots = [s for s in SEATS if (i := t.seats[s - 1]) is not None and i.is_ai]
         if cmd.seat is not None:
-            if cmd.seat not in bots:
+            if not is_seat(cmd.seat) or cmd.seat not in bots:
                 return Reply.no("no_bot_there", seat=cmd.seat)
             target = cmd.seat
         elif bots:

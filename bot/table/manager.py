@@ -14,15 +14,26 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..ai import HeuristicPolicy, Policy, burn_order, decide
+from ..ai import HeuristicPolicy, Policy, Role, decide
 from ..ai.base import options
 from ..engine.actions import Action, ActionKind
 from ..engine.errors import GoujiError, IllegalAction
 from ..engine.events import Event, EventKind
-from ..engine.game import apply, first_leader, legal_plays, new_hand, next_leader
+from ..engine.game import (
+    apply,
+    first_leader,
+    legal_options,
+    legal_plays,
+    new_hand,
+    next_leader,
+)
+from ..engine.schedule import BurnDeclaration, burn_priority, resolve_burns
 from ..engine.state import SEATS, Phase
 from ..engine.views import public_view, seat_view
-from ..store import Store
+from ..present.playmenu import build_menu
+from ..present.schema import shown
+from ..records.record import record_json
+from ..store import HandWrite, Store, TableWrite
 from .clock import Clock, SystemClock
 from .commands import (
     Act,
@@ -43,9 +54,26 @@ from .commands import (
     StopMatch,
     SwapSeat,
 )
-from .lobby import LobbyMixin
+from .events import count_answered
+from .lobby import LobbyMixin, is_seat
 from .model import ChatRef, GroupSettings, TableStatus
-from .outputs import Out, OutKind, PrivateSnapshot, Reply, SeatLine, TableSnapshot
+from .outputs import (
+    DeadlineKind,
+    HandChanged,
+    HandFinished,
+    Json,
+    MatchOver,
+    Notice,
+    Out,
+    PrivateNote,
+    PrivateSnapshot,
+    Reply,
+    SeatLine,
+    TableChanged,
+    TableSnapshot,
+    params_of,
+    summary_of,
+)
 from .record import BurnWindow, Table, table_from_json
 from .settings import apply_setting_changes
 from .timers import TimersMixin
@@ -129,7 +157,7 @@ class TableManager(LobbyMixin, TimersMixin):
                 try:
                     await sink(out)
                 except Exception:  # an adapter's failure must not stop the table
-                    log.exception("sink failed on %s for table %s", out.kind, out.table)
+                    log.exception("sink failed on %s for table %s", type(out).__name__, out.table)
 
     async def load(self) -> int:
         """Rebuild every live table from the store (after a restart); returns how many."""
@@ -172,11 +200,10 @@ class TableManager(LobbyMixin, TimersMixin):
 
     def _restart_timers(self, t: Table) -> None:
         t.deadline = None
-        t.deadline_kind = ""
         t.window = None
         t.window_step = -1
         if t.status is TableStatus.BETWEEN:
-            self._set_deadline(t, "next_hand", self.between_hands_seconds)
+            self._set_deadline(t, DeadlineKind.NEXT_HAND, self.between_hands_seconds)
 
     # -- queries for adapters ---------------------------------------------------------
     def table(self, chat: ChatRef) -> Table | None:
@@ -208,14 +235,13 @@ class TableManager(LobbyMixin, TimersMixin):
             spectators=len(t.spectators),
             names=tuple(s.name if s else f"#{i + 1}" for i, s in enumerate(t.seats)),
             deadline=t.deadline,
-            deadline_kind=t.deadline_kind,
             ready=frozenset(t.ready),
             meta=tuple(sorted(t.meta.items())),
             match_id=t.match_seed,
-            history=tuple(t.match.history),
+            history=tuple(summary_of(h) for h in t.match.history),
         )
 
-    async def set_meta(self, key: str, name: str, value: Any) -> None:
+    async def set_meta(self, key: str, name: str, value: Json) -> None:
         """Let an adapter keep a small JSON value with the table (e.g. its message id), so
         it survives a restart."""
         async with self.lock(key):
@@ -239,6 +265,7 @@ class TableManager(LobbyMixin, TimersMixin):
         info = t.seats[seat - 1]
         assert info is not None and info.user_id is not None
         legal = tuple(self._human_options(t, seat))
+        menu = build_menu(legal_options(t.state, seat), legal, t.state.hands[seat - 1])
         return PrivateSnapshot(
             key=t.key,
             seat=seat,
@@ -249,6 +276,7 @@ class TableManager(LobbyMixin, TimersMixin):
             autoplay=info.autoplay,
             role=self._role(t, seat, legal),
             lang=t.settings.lang,
+            menu=menu,
         )
 
     def _human_options(self, t: Table, seat: int) -> list[Action]:
@@ -267,17 +295,17 @@ class TableManager(LobbyMixin, TimersMixin):
             return [a for a in opts if a.kind in PRE_PLAY_ACTIONS]
         return [a for a in opts if a.kind not in (ActionKind.REVOLT, ActionKind.DECLARE_POINT)]
 
-    def _role(self, t: Table, seat: int, legal: tuple[Action, ...]) -> str | None:
+    def _role(self, t: Table, seat: int, legal: tuple[Action, ...]) -> Role | None:
         st = t.state
         if st is None or not legal:
             return None
         if st.phase is Phase.RETURN_TRIBUTE:
-            return "return"
+            return Role.RETURN
         if any(a.kind is ActionKind.BURN for a in legal) and st.to_act != seat:
-            return "burn"
+            return Role.BURN
         if st.to_act == seat:
-            return "turn"
-        return "pre_play"
+            return Role.TURN
+        return Role.PRE_PLAY
 
     async def group_settings(self, chat: ChatRef) -> GroupSettings:
         cached = self.settings_cache.get(chat.group_key)
@@ -305,7 +333,7 @@ class TableManager(LobbyMixin, TimersMixin):
             try:
                 reply = self._dispatch(cmd, t, settings, outs)
             except IllegalAction as err:
-                reply = Reply(False, err.code.value, tuple(err.params.items()))
+                reply = Reply(False, err.code.value, params_of(**err.params))
             t = self.tables.get(key)
             if t is not None:
                 self._emit_views(t, outs)
@@ -420,8 +448,8 @@ class TableManager(LobbyMixin, TimersMixin):
                     if action is not None:
                         self._apply(t, ai, action, outs)
                         continue
-                if t.deadline_kind != "returns":
-                    self._set_deadline(t, "returns", t.turn_seconds or 0)
+                if not self._waiting(t, DeadlineKind.RETURNS):
+                    self._set_deadline(t, DeadlineKind.RETURNS, t.turn_seconds or 0)
                 return
             if not st.started and t.declare_open:
                 if self._pre_play_round(t, outs):
@@ -429,8 +457,8 @@ class TableManager(LobbyMixin, TimersMixin):
                 self._ready_with_nothing_to_declare(t)
                 humans_waiting = [s for s in t.humans() if s not in t.ready]
                 if humans_waiting and self.declare_window_seconds > 0:
-                    if t.deadline_kind != "declare":
-                        self._set_deadline(t, "declare", self.declare_window_seconds)
+                    if not self._waiting(t, DeadlineKind.DECLARE):
+                        self._set_deadline(t, DeadlineKind.DECLARE, self.declare_window_seconds)
                     return
                 t.declare_open = False
                 continue
@@ -448,11 +476,11 @@ class TableManager(LobbyMixin, TimersMixin):
                     return
                 self._apply(t, seat, action, outs)
                 continue
-            if t.deadline_kind != f"turn:{st.step}":
+            if not self._waiting(t, DeadlineKind.TURN, st.step):
                 seconds = t.turn_seconds
                 if seconds and not legal_plays(st, seat):
                     seconds = min(seconds, self.no_answer_seconds)
-                self._set_deadline(t, f"turn:{st.step}", seconds)
+                self._set_deadline(t, DeadlineKind.TURN, seconds, st.step)
             return
         raise RuntimeError(f"table {t.key} did not settle")
 
@@ -494,48 +522,47 @@ class TableManager(LobbyMixin, TimersMixin):
         st = t.state
         assert st is not None
         window = BurnWindow(step=st.step)
-        for seat in burn_order(st):
+        for seat in burn_priority(st):
             if self._ai_plays(t, seat):
                 choice = decide(st, seat, self.policy, self._ai_rng(t, seat, "burn"))
                 if choice is not None and choice.kind is ActionKind.BURN:
                     window.declared[seat] = choice
         if t.humans() and self.burn_window_seconds > 0:
             t.window = window
-            self._set_deadline(t, "burn", self.burn_window_seconds)
+            self._set_deadline(t, DeadlineKind.BURN, self.burn_window_seconds)
             return True
         self._resolve_burns(t, window, outs)
         return False
 
     def _resolve_burns(self, t: Table, window: BurnWindow, outs: list[Out]) -> None:
-        """Apply the first declared burn in ``burn_priority`` order; else the held action."""
+        """The engine resolves the declared burns (§8); if none took effect, the held action."""
         st = t.state
         assert st is not None
-        for seat in burn_order(st):
-            action = window.declared.get(seat)
-            if action is None:
-                continue
-            try:
-                self._apply(t, seat, action, outs)
-                return
-            except IllegalAction:
-                continue
+        declared = [BurnDeclaration(s, a.cards) for s, a in window.declared.items() if a.cards]
+        result = resolve_burns(st, declared)
+        if result.any_burned:
+            # Apply the burns that took effect, in the engine's order, through the log.
+            for e in result.events:
+                if e.kind is EventKind.BURNED and e.seat is not None:
+                    self._apply(t, e.seat, window.declared[e.seat], outs)
+            return
         if window.queued is not None:
             seat, action = window.queued
             try:
                 self._apply(t, seat, action, outs)
             except IllegalAction as err:
-                outs.append(self._private_note(t, seat, err.code.value, **err.params))
+                outs.extend(self._private_note(t, seat, err.code.value, **err.params))
 
     def _finish_hand(self, t: Table, outs: list[Out]) -> None:
         st = t.state
         assert st is not None and st.result is not None
         res = st.result
         t.deadline = None
-        t.deadline_kind = ""
         if res.voided:
             t.match.history.append({"voided": True, "deal_no": t.deal_no})
+            t.pending_records.append((self._hand_record(t), []))  # a record, no stats
             outs.append(self._notice(t, "hand_voided"))
-            t.hand_owed = ()
+            # The redeal gives again what the last finished hand owes (engine.match.carry_over).
             self._deal(t, outs)
             return
         t.match.totals[0] += res.team_scores[0]
@@ -553,6 +580,7 @@ class TableManager(LobbyMixin, TimersMixin):
         }
         t.match.history.append(entry)
         t.last_result = res
+        record = self._hand_record(t)  # before hand_owed moves on to the next hand
         t.hand_owed = res.tributes
         t.next_leader = next_leader(st)
         players = []
@@ -561,17 +589,9 @@ class TableManager(LobbyMixin, TimersMixin):
             if info is not None and info.user_id is not None:
                 place, points = res.place_of(s), res.seat_points[s - 1]
                 players.append((info.user_id, info.name, place, points))
-        actions = [[s, a.to_json()] for s, a in t.log]
-        record = dict(entry, actions=actions, rules=st.rules.switches())
         t.pending_records.append((record, players))
-        outs.append(
-            Out(
-                OutKind.RESULT,
-                t.key,
-                params=(("hand_no", t.match.hand_no), ("totals", tuple(t.match.totals))),
-                data=res,
-            )
-        )
+        totals = (t.match.totals[0], t.match.totals[1])
+        outs.append(HandFinished(t.key, t.match.hand_no, totals, res))
         cfg = t.settings
         done = (cfg.match_hands and t.match.hand_no >= cfg.match_hands) or (
             cfg.target_score and max(abs(x) for x in t.match.totals) >= cfg.target_score
@@ -581,25 +601,30 @@ class TableManager(LobbyMixin, TimersMixin):
             return
         t.status = TableStatus.BETWEEN
         self._bump(t)
-        self._set_deadline(t, "next_hand", self.between_hands_seconds)
+        self._set_deadline(t, DeadlineKind.NEXT_HAND, self.between_hands_seconds)
+
+    def _hand_record(self, t: Table) -> dict[str, Any]:
+        """The stored record of the hand that just ended (bot.records)."""
+        assert t.state is not None
+        return record_json(
+            match_id=t.match_seed,
+            hand_no=t.match.hand_no,
+            deal_no=t.deal_no,
+            seed=t.hand_seed,
+            leader=t.hand_leader,
+            owed=t.hand_owed,
+            names=[self._name(t, s) for s in SEATS],
+            log=t.log,
+            state=t.state,
+        )
 
     def _end_match(self, t: Table, outs: list[Out], stopped: bool) -> None:
         t.status = TableStatus.FINISHED
         t.deadline = None
-        t.deadline_kind = ""
         t.window = None
         self._bump(t)
-        outs.append(
-            Out(
-                OutKind.MATCH_OVER,
-                t.key,
-                params=(
-                    ("totals", tuple(t.match.totals)),
-                    ("hands", t.match.hand_no),
-                    ("stopped", stopped),
-                ),
-            )
-        )
+        totals = (t.match.totals[0], t.match.totals[1])
+        outs.append(MatchOver(t.key, totals, t.match.hand_no, stopped))
 
     # -- in-hand commands ---------------------------------------------------------------
     def _act(self, t: Table, cmd: Act, outs: list[Out]) -> Reply:
@@ -610,7 +635,8 @@ class TableManager(LobbyMixin, TimersMixin):
             return Reply.no("not_seated")
         action = cmd.action
         if action.kind is ActionKind.ASK_COUNT:
-            ask = AskCount(chat=cmd.chat, actor=cmd.actor, target=action.target or 0)
+            target = action.target if is_seat(action.target) else 0
+            ask = AskCount(chat=cmd.chat, actor=cmd.actor, target=target or 0)
             return self._ask_count(t, ask, outs)
         if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
             return Reply.no("stale")
@@ -645,20 +671,22 @@ class TableManager(LobbyMixin, TimersMixin):
             return Reply.no("not_playing")
         if t.seat_of(cmd.actor.user_id) is None:
             return Reply.no("not_seated")  # 报户 is a player's question
+        if not is_seat(cmd.target):
+            return Reply.no("bad_target", target=shown(cmd.target))
         _, events = apply(t.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
         # 报户 changes nothing, so it is answered without a version check.
-        ev = events[0]
+        answer = count_answered(events[0])
         # The same question at the same state has the same answer: post it once.
         version, asked = self._asked.get(t.key, (-1, set()))
         if version != t.version:
             version, asked = t.version, set()
             self._asked[t.key] = (version, asked)
         question = (cmd.actor.user_id, cmd.target)
-        repeated = question in asked
+        if question in asked:
+            return Reply.yes(
+                "count_posted", target=cmd.target, answer=answer.answer, count=answer.count
+            )
         asked.add(question)
-        answer = {"answer": ev.get("answer"), "count": ev.get("count")}
-        if repeated:
-            return Reply.yes("count_posted", target=cmd.target, **answer)
         outs.append(
             self._notice(
                 t,
@@ -666,12 +694,12 @@ class TableManager(LobbyMixin, TimersMixin):
                 asker=cmd.actor.name,
                 target=cmd.target,
                 target_name=self._name(t, cmd.target),
-                answer=ev.get("answer"),
-                count=ev.get("count"),
+                answer=answer.answer,
+                count=answer.count,
             )
         )
         return Reply.yes(
-            "count_posted", target=cmd.target, answer=ev.get("answer"), count=ev.get("count")
+            "count_posted", target=cmd.target, answer=answer.answer, count=answer.count
         )
 
     def _set_autoplay(self, t: Table, cmd: SetAutoplay, outs: list[Out]) -> Reply:
@@ -698,7 +726,6 @@ class TableManager(LobbyMixin, TimersMixin):
         self._bump(t)
         if all(s in t.ready for s in t.humans()):
             t.deadline = None
-            t.deadline_kind = ""
             self._advance(t, outs)
         return Reply.yes("ready")
 
@@ -710,18 +737,19 @@ class TableManager(LobbyMixin, TimersMixin):
         try:
             new = apply_setting_changes(current, cmd.changes)
         except GoujiError as err:
-            return Reply(False, err.code.value, tuple(err.params.items()))
-        self.settings_cache[cmd.chat.group_key] = new
-        if self.store is not None:
-            await self.store.save_settings(cmd.chat.group_key, new.to_json())
+            return Reply(False, err.code.value, params_of(**err.params))
         async with self.lock(cmd.chat.key):
             t = self.tables.get(cmd.chat.key)
             if t is not None and t.live():
                 # The hand in play keeps its rules and timer; the next deal picks these up.
+                # The group's settings and the table's copy commit together.
                 t.settings = new
                 self._bump(t)
                 self._emit_views(t, outs)
-                await self._persist(t)
+                await self._persist(t, settings=new)
+            elif self.store is not None:
+                await self.store.save_settings(cmd.chat.group_key, new.to_json())
+        self.settings_cache[cmd.chat.group_key] = new
         return Reply.yes("settings_saved")
 
     # -- outputs ----------------------------------------------------------------------
@@ -733,31 +761,34 @@ class TableManager(LobbyMixin, TimersMixin):
         info = t.seats[seat - 1] if seat in SEATS else None
         return info.name if info else f"#{seat}"
 
-    def _notice(self, t: Table, key: str, **params: Any) -> Out:
-        if "seat" in params and "name" not in params:
-            params["name"] = self._name(t, params["seat"])
-        return Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items()))
+    def _notice(self, t: Table, key: str, **params: object) -> Notice:
+        seat = params.get("seat")
+        if isinstance(seat, int) and "name" not in params:
+            params["name"] = self._name(t, seat)
+        return Notice(t.key, key, params_of(**params))
 
-    def _private_note(self, t: Table, seat: int, key: str, **params: Any) -> Out:
+    def _private_note(self, t: Table, seat: int, key: str, **params: object) -> list[Out]:
         info = t.seats[seat - 1]
-        user = info.user_id if info is not None else None
-        return Out(OutKind.PRIVATE, t.key, user=user, key=key, params=tuple(params.items()))
+        if info is None or info.user_id is None:
+            return []
+        return [PrivateNote(t.key, info.user_id, key, params_of(**params))]
 
     def _notices(self, t: Table, events: list[Event], outs: list[Out]) -> None:
         for e in events:
             key = PUBLIC_NOTICES.get(e.kind)
             if key is None or not e.is_public():
                 continue
-            params = {k: v for k, v in e.data}
+            params: dict[str, object] = {k: v for k, v in e.data}
             if e.seat is not None:
                 params["seat"] = e.seat
                 params["name"] = self._name(t, e.seat)
-            outs.append(Out(OutKind.NOTICE, t.key, key=key, params=tuple(params.items())))
+            minor = e.kind in MINOR_NOTICES
+            outs.append(Notice(t.key, key, params_of(**params), minor=minor))
 
     def _emit_views(self, t: Table, outs: list[Out]) -> None:
         """One TABLE output per change, and PRIVATE outputs for players whose view changed."""
         if t.dirty:
-            outs.append(Out(OutKind.TABLE, t.key))
+            outs.append(TableChanged(t.key))
             t.dirty = False
         st = t.state
         if st is None:
@@ -779,25 +810,39 @@ class TableManager(LobbyMixin, TimersMixin):
             )
             if t.private_sig.get(seat) != sig:
                 t.private_sig[seat] = sig
-                outs.append(Out(OutKind.PRIVATE, t.key, user=info.user_id, data=seat))
+                outs.append(HandChanged(t.key, info.user_id, seat))
 
-    async def _persist(self, t: Table) -> None:
+    async def _persist(self, t: Table, settings: GroupSettings | None = None) -> None:
+        """Store this step of the table as one transaction: the table row, its new actions,
+        log housekeeping and any finished hand with its stats (and new group settings)."""
         if self.store is None:
             t.saved = len(t.log)
             t.pending_records.clear()
             return
-        if t.stored_deal != t.deal_no:
-            # A new table at this chat, or a new deal: earlier actions are of no further use
-            # (finished hands keep their full record in the hands table).
-            await self.store.drop_actions(t.key, None if t.stored_deal is None else t.deal_no)
-            t.stored_deal = t.deal_no
-        new = [
+        # A new table at this chat, or a new deal: earlier actions are of no further use
+        # (finished hands keep their full record in the hands table).
+        new_deal = t.stored_deal != t.deal_no
+        new = tuple(
             (t.deal_no, i, seat, action.to_json())
             for i, (seat, action) in enumerate(t.log[t.saved :], start=t.saved)
-        ]
-        await self.store.save_table(t.key, t.to_json(), t.live(), new, self.clock.now())
+        )
+        hands = tuple(
+            HandWrite(t.chat.group_key, record["deal_no"], record, tuple(players))
+            for record, players in t.pending_records
+        )
+        await self.store.save_step(
+            TableWrite(
+                t.key,
+                t.to_json(),
+                t.live(),
+                updated=self.clock.now(),
+                new_actions=new,
+                drop_all_actions=new_deal and t.stored_deal is None,
+                drop_actions_before=t.deal_no if new_deal and t.stored_deal is not None else None,
+                hands=hands,
+                settings=None if settings is None else (t.chat.group_key, settings.to_json()),
+            )
+        )
+        t.stored_deal = t.deal_no
         t.saved = len(t.log)
-        for record, players in t.pending_records:
-            group, deal = t.chat.group_key, record["deal_no"]
-            await self.store.record_hand(group, t.key, deal, record, players)
         t.pending_records.clear()

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from ..engine.errors import GoujiError
 from ..engine.rules import Rules, make_rules
+from ..present.schema import TABLE_SETTINGS, Scope, SettingValue, spec_of
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,7 @@ class SeatInfo:
 @dataclass(frozen=True, slots=True)
 class GroupSettings:
     preset: str = "dagang"
-    overrides: tuple[tuple[str, Any], ...] = ()
+    overrides: tuple[tuple[str, SettingValue], ...] = ()
     turn_seconds: int = 45  # 0 = no turn timer
     match_hands: int = 4  # 0 = no hand limit
     target_score: int = 0  # 0 = no target score
@@ -76,6 +81,14 @@ class GroupSettings:
 
     def rules(self) -> Rules:
         return make_rules(self.preset, dict(self.overrides))
+
+    def value(self, name: str) -> SettingValue:
+        """The current value of any setting in the schema (table setting or rule switch)."""
+        if spec_of(name).scope is Scope.TABLE:
+            value: SettingValue = getattr(self, name)
+        else:
+            value = getattr(self.rules(), name)
+        return value
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,20 +103,33 @@ class GroupSettings:
 
     @staticmethod
     def from_json(obj: Mapping[str, Any]) -> GroupSettings:
-        overrides = obj.get("overrides") or {}
-        return GroupSettings(
-            preset=str(obj.get("preset", "dagang")),
-            overrides=tuple(sorted((k, _freeze(v)) for k, v in overrides.items())),
-            turn_seconds=int(obj.get("turn_seconds", 45)),
-            match_hands=int(obj.get("match_hands", 4)),
-            target_score=int(obj.get("target_score", 0)),
-            lang=str(obj.get("lang", "zh")),
-            ai_fill=bool(obj.get("ai_fill", True)),
-        )
+        """Stored settings, each value checked against the schema: one that no longer fits
+        (a switch renamed or narrowed since) falls back to its default instead of failing."""
+        values: dict[str, SettingValue] = {}
+        for name in TABLE_SETTINGS:
+            if name in obj:
+                try:
+                    values[name] = spec_of(name).validate(obj[name])
+                except GoujiError:
+                    log.warning("stored setting %s dropped: %r", name, obj[name])
+        overrides: dict[str, SettingValue] = {}
+        raw = obj.get("overrides") or {}
+        for name, value in raw.items() if isinstance(raw, Mapping) else ():
+            try:
+                spec = spec_of(name)
+                overrides[name] = spec.validate(tuple(value) if isinstance(value, list) else value)
+            except GoujiError:
+                log.warning("stored switch %s dropped", name)
+        settings = GroupSettings(**values)  # type: ignore[arg-type]
+        try:
+            return replace(settings, overrides=_kept(settings.preset, overrides))
+        except GoujiError:
+            return settings
 
 
-def _freeze(v: Any) -> Any:
-    return tuple(v) if isinstance(v, list) else v
+def _kept(preset: str, overrides: dict[str, SettingValue]) -> tuple[tuple[str, SettingValue], ...]:
+    make_rules(preset, overrides)  # the combination must still make rules
+    return tuple(sorted(overrides.items()))
 
 
 class TableStatus(StrEnum):

@@ -9,6 +9,7 @@ from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of
 from ..engine.state import HandResult, HandState, Tribute
 from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
+from .outputs import Deadline, Json
 
 
 @dataclass
@@ -38,8 +39,7 @@ class Table:
     log: list[tuple[int, Action]] = field(default_factory=list)
     saved: int = 0
     version: int = 0
-    deadline: float | None = None
-    deadline_kind: str = ""
+    deadline: Deadline | None = None
     warned: bool = False
     window: BurnWindow | None = None
     window_step: int = -1
@@ -52,7 +52,7 @@ class Table:
         default_factory=list
     )
     stored_deal: int | None = None  # the deal whose actions the store holds
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Json] = field(default_factory=dict)
     dirty: bool = True
 
     @property

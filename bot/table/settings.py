@@ -1,56 +1,48 @@
-"""Validating an admin's changes to a group's settings."""
+"""Validating an admin's changes to a group's settings against the one settings schema."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import replace
 
 from ..engine.errors import ErrorCode, GoujiError
 from ..engine.rules import make_rules, overrides_of
+from ..present.schema import Scope, SettingValue, shown, spec_of
 from .model import GroupSettings
 
-SETTING_LIMITS = {"turn_seconds": (0, 600), "match_hands": (0, 50), "target_score": (0, 1000)}
+RESET = "reset"  # not a setting: drop every rule override
 
 
-def _settings_dict(s: GroupSettings) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in GroupSettings.__dataclass_fields__}
+def apply_setting_changes(current: GroupSettings, changes: object) -> GroupSettings:
+    """Validated new settings; raises GoujiError (with the allowed values) on bad input.
 
-
-def apply_setting_changes(current: GroupSettings, changes: dict[str, Any] | Any) -> GroupSettings:
-    """Validated new settings; raises GoujiError with the allowed values on bad input."""
-    values = _settings_dict(current)
+    Every name and value is checked by type and range before use, so nothing an admin can
+    type or a payload can carry reaches the engine unchecked."""
+    if not isinstance(changes, Mapping):
+        raise GoujiError(ErrorCode.BAD_SWITCH_VALUE, switch="", value=shown(changes), allowed="")
+    table: dict[str, SettingValue] = {}
     overrides = dict(current.overrides)
-    for name, value in dict(changes).items():
-        if name == "preset":
-            make_rules(value)  # validates the name
-            values["preset"] = value
+    for name, value in changes.items():
+        if name == RESET:
             overrides = {}
-        elif name == "reset":
-            overrides = {}
-        elif name in SETTING_LIMITS:
-            lo, hi = SETTING_LIMITS[name]
-            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed=f"{lo}..{hi}"
-                )
-            values[name] = value
-        elif name == "lang":
-            if value not in ("zh", "en"):
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="zh, en"
-                )
-            values[name] = value
-        elif name == "ai_fill":
-            if not isinstance(value, bool):
-                raise GoujiError(
-                    ErrorCode.BAD_SWITCH_VALUE, switch=name, value=value, allowed="true, false"
-                )
-            values[name] = value
+            continue
+        spec = spec_of(name)
+        checked = spec.validate(value)
+        if spec.scope is Scope.TABLE:
+            table[spec.name] = checked
+            if spec.name == "preset":
+                overrides = {}
         else:
-            overrides[name] = value
-    base = make_rules(values["preset"])
-    rules = make_rules(values["preset"], overrides)  # validates every switch
+            overrides[spec.name] = checked
+    new = replace(current, **table)  # type: ignore[arg-type]
+    return replace(new, overrides=kept_overrides(new.preset, overrides))
+
+
+def kept_overrides(
+    preset: str, overrides: Mapping[str, SettingValue]
+) -> tuple[tuple[str, SettingValue], ...]:
+    """Only the switches that differ from the preset, in a stable order."""
+    base = make_rules(preset)
+    rules = make_rules(preset, overrides)  # the engine's own check of the combination
     kept = {k: v for k, v in overrides_of(rules).items() if getattr(base, k) != getattr(rules, k)}
-    values["overrides"] = tuple(
-        sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kept.items())
-    )
-    return GroupSettings(**values)
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kept.items()))

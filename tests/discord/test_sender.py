@@ -61,7 +61,7 @@ async def test_turn_warnings_go_by_dm_or_as_a_mention(harness: Harness) -> None:
         st = t.state
         assert st is not None
         who = st.to_act
-        if t.deadline_kind.startswith("turn") and who in (1, 2) and who not in warned:
+        if t.deadline is not None and t.deadline.is_turn and who in (1, 2) and who not in warned:
             await h.tick(21)  # ten seconds left: the warning
             warned.add(who)
             if warned == {1, 2}:

@@ -7,6 +7,7 @@ from bot.table import (
     Join,
     Kick,
     Leave,
+    Notice,
     OpenTable,
     RemoveBot,
     Spectate,
@@ -105,6 +106,6 @@ async def test_leaving_mid_hand_hands_the_seat_to_the_ai(make_manager, clock) ->
     info = t.seats[1]
     assert info is not None and info.is_ai and info.name.endswith("·AI")
     assert t.status is TableStatus.PLAYING
-    assert any(o.key == "seat_to_ai" for o in rec.outs)
+    assert any(isinstance(o, Notice) and o.key == "seat_to_ai" for o in rec.outs)
     assert (await m.handle(Leave(chat=CHAT, actor=PLAYERS[0]))).ok
     assert t.status is TableStatus.FINISHED  # nobody human is left

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.table import AskCount, OpenTable, OutKind, Start, TableManager
+from bot.table import AskCount, DeadlineKind, Notice, OpenTable, Start, TableManager
 
 from .conftest import CHAT, PLAYERS, set_settings
 
@@ -26,7 +26,8 @@ async def test_a_seat_with_nothing_to_declare_does_not_hold_up_the_first_lead(ma
     assert priv.role in (None, "turn"), "nothing to revolt or declare with this deal"
     # Ready without a tap, and no pause at all: the AI seats have already led and played.
     assert 1 in t.ready
-    assert not t.declare_open and t.deadline_kind != "declare"
+    assert not t.declare_open
+    assert t.deadline is None or t.deadline.kind is not DeadlineKind.DECLARE
     assert t.state is not None and (t.state.started or t.state.to_act == 1)
 
 
@@ -36,7 +37,8 @@ async def test_a_seat_that_can_declare_gets_its_pause(make_manager) -> None:  # 
     t = m.tables[CHAT.key]
     priv = m.private_snapshot(CHAT.key, ME.user_id)
     assert priv is not None and priv.role == "pre_play"
-    assert t.declare_open and t.deadline_kind == "declare"
+    assert t.declare_open
+    assert t.deadline is not None and t.deadline.kind is DeadlineKind.DECLARE
     assert 1 not in t.ready
 
 
@@ -45,7 +47,7 @@ async def test_count_is_for_players_and_answered_once_per_state(make_manager, cl
     await start_with_bots(m)
 
     def answers() -> int:
-        return sum(1 for o in rec.outs if o.kind is OutKind.NOTICE and o.key == "count_answer")
+        return sum(1 for o in rec.outs if isinstance(o, Notice) and o.key == "count_answer")
 
     r = await m.handle(AskCount(chat=CHAT, actor=ONLOOKER, target=2))
     assert not r.ok and r.key == "not_seated"

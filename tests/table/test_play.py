@@ -13,11 +13,15 @@ from bot.table import (
     AddBots,
     AskCount,
     ChangeSettings,
+    HandChanged,
+    HandFinished,
+    Notice,
     OpenTable,
-    OutKind,
+    PrivateNote,
     Ready,
     SetAutoplay,
     Start,
+    TableChanged,
     TableManager,
     TableStatus,
 )
@@ -75,9 +79,9 @@ async def test_human_plays_a_whole_hand_with_buttons(make_manager, clock) -> Non
         assert reply.ok, reply
         turns += 1
     assert turns > 0
-    assert any(o.kind is OutKind.RESULT for o in rec.outs)
+    assert any(isinstance(o, HandFinished) for o in rec.outs)
     assert t.status is TableStatus.FINISHED
-    private = [o for o in rec.outs if o.kind is OutKind.PRIVATE]
+    private = [o for o in rec.outs if isinstance(o, HandChanged | PrivateNote)]
     assert private and all(o.user == ME.user_id for o in private)
 
 
@@ -127,13 +131,13 @@ async def test_timeout_turns_on_autoplay_after_a_warning(make_manager, clock) ->
     step = t.state.step if t.state else -1
     clock.advance(21)  # inside the last 10 s
     await m.poll_timers()
-    assert any(o.kind is OutKind.PRIVATE and o.key == "turn_warning" for o in rec.outs)
+    assert any(isinstance(o, PrivateNote) and o.key == "turn_warning" for o in rec.outs)
     assert t.state is not None and t.state.step == step
     clock.advance(10)
     await m.poll_timers()
     info = t.seats[0]
     assert info is not None and info.autoplay
-    assert any(o.key == "autoplay_timeout" for o in rec.outs)
+    assert any(isinstance(o, Notice) and o.key == "autoplay_timeout" for o in rec.outs)
     assert t.state.step > step or t.status is not TableStatus.PLAYING
     assert (await m.handle(SetAutoplay(chat=CHAT, actor=ME, on=False))).key == "autoplay_off"
     assert not info.autoplay
@@ -146,7 +150,7 @@ async def test_count_question_is_answered_in_the_group(make_manager, clock) -> N
     version = m.tables[CHAT.key].version
     r = await m.handle(AskCount(chat=CHAT, actor=ME, target=3))
     assert r.ok and r.param("answer") in ("exact", "not_enough")
-    notes = [o for o in rec.outs if o.key == "count_answer"]
+    notes = [o for o in rec.outs if isinstance(o, Notice) and o.key == "count_answer"]
     assert notes and notes[-1].param("target") == 3
     assert m.tables[CHAT.key].version == version  # 报户 changes nothing
     set_settings(m, preset="dazhong")
@@ -216,7 +220,7 @@ async def test_restart_mid_hand_resumes_and_conserves_cards(tmp_path: Path, cloc
     assert await m2.load() == 1
     after = m2.tables[CHAT.key]
     assert after.log == log_before and after.state == state_before
-    assert any(o.kind is OutKind.TABLE for o in rec.outs)
+    assert any(isinstance(o, TableChanged) for o in rec.outs)
     await m2.handle(SetAutoplay(chat=CHAT, actor=ME, on=True))
     for _ in range(200):
         if after.status is TableStatus.FINISHED:
@@ -263,7 +267,7 @@ async def test_group_notices_never_carry_a_private_hand(make_manager, clock) -> 
             break
         clock.advance(15)
         await m.poll_timers()
-    notices = [o for o in rec.outs if o.kind is OutKind.NOTICE]
+    notices = [o for o in rec.outs if isinstance(o, Notice)]
     assert any(o.key == "ev_tribute_given" for o in notices)  # hand 2 starts with tribute
     public_card_keys = {"ev_played", "ev_burned", "ev_trick_won"}  # cards on the table
     for o in notices:

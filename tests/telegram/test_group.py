@@ -125,6 +125,14 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     assert "burn_limit" in last_text(h) and "0..13" in last_text(h)
     await h.say(wang, "/settings no_such_switch 1")
     assert "no_such_switch" in last_text(h)
+    # Malformed values get a coded answer, never a crash (issue 9 item 1).
+    for command, allowed in [
+        ("/settings tribute_order men,1,point,luo", "men, burn, point, luo"),
+        ("/settings preset [1]", "dagang"),
+        ("/settings burn_limit " + "[" * 3000, "0..13"),
+    ]:
+        await h.say(wang, command)
+        assert allowed in last_text(h), command
     await h.press(wang, menu, "s:x")
     await h.drain()
     settings = await h.manager.group_settings(chat)
