@@ -139,7 +139,7 @@ def _sub(hand: Counts, picks: list[int]) -> Counts:
     return tuple(out)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     hands=st.lists(high, min_size=4, max_size=4),
     picks=st.lists(st.lists(st.integers(0, 20), min_size=1, max_size=6), min_size=4, max_size=4),
@@ -310,7 +310,7 @@ def _check_decisions(state: HandState) -> None:
         assert any(d.required for d in decisions) or state.to_act is None
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(
     preset=st.sampled_from(["dagang", "qingdao", "weifang", "dazhong", "match"]),
     seed=st.integers(0, 10**6),
@@ -328,7 +328,7 @@ def test_pending_decisions_cover_exactly_the_seats_that_may_act(
         switches = {**switches, "revolution": "no_hua_qian", "remove_threes": 0}
     state, _ = new_hand(make_rules(preset, switches), seed)
     rng = random.Random(seed)
-    for _ in range(120):
+    for _ in range(80):
         _check_decisions(state)
         if state.over:
             break
