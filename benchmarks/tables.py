@@ -1,6 +1,7 @@
 """Many live tables in one process: throughput, command latency and memory per table.
 
-Run: ``python benchmarks/tables.py [--tables 1000] [--rounds 30]``. Each table has one
+Run: ``python benchmarks/tables.py [--tables 1000] [--rounds 30] [--db FILE_OR_URL]``
+(``--db``: every step persisted, as the bot does). Each table has one
 human seat (played by this script, cheapest play) and five AI seats; every command the
 script sends makes the AI seats answer until the human is to act again. The last lines
 are ``<name> <value> <unit>`` figures.
@@ -89,8 +90,15 @@ class CountingManager(TableManager):
         return events
 
 
-async def main(tables: int, rounds: int) -> None:
+async def main(tables: int, rounds: int, db: str | None = None) -> None:
+    store = None
+    if db is not None:
+        from bot.store import Store
+
+        store = Store(db)
+        await store.open()
     m = CountingManager(
+        store=store,
         clock=FakeClock(),
         seed_source=iter(range(1, 10**9)).__next__,
         burn_window_seconds=0,
@@ -126,11 +134,16 @@ async def main(tables: int, rounds: int) -> None:
     print(f"actions_per_second {applied / (setup_s + elapsed):.0f} actions/s")
     print(f"command_latency_p95 {p95:.2f} ms")
     print(f"memory_per_table {mem:.1f} KB")
+    if store is not None:
+        await store.close()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument(
+        "--db", help="persist through a store: a SQLite file or a postgresql:// URL (default: none)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.rounds))
+    asyncio.run(main(args.tables, args.rounds, args.db))

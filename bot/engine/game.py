@@ -36,6 +36,7 @@ from .state import (
     Phase,
     SeatStatus,
     Tribute,
+    check_seat,
     down,
     is_seat,
     opp,
@@ -209,8 +210,16 @@ def _setup(
 
 def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
+    check_seat(seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    if state.buy_pending:
+        # 买3 runs before the first play (RULES §10): answer for the hands after it.
+        w = Transition(state)
+        w.run_buy()
+        state = w.view()
+        if state.to_act != seat:
+            return []
     if chongdian.in_progress(state):
         return chongdian.legal_plays(state, seat)
     if state.lead_pending:
@@ -233,6 +242,7 @@ def _after_trick(state: HandState) -> HandState:
 
 
 def legal_burns(state: HandState, seat: int) -> list[Play]:
+    check_seat(seat)
     if state.phase is not Phase.PLAY or not state.is_active(seat) or burn_error(state, seat):
         return []
     assert state.top_play is not None
@@ -241,7 +251,8 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action the engine accepts from ``seat`` now (the expanded form)."""
-    if state.over or seat not in SEATS:
+    check_seat(seat)
+    if state.over:
         return []
     out: list[Action] = []
     if state.phase is Phase.RETURN_TRIBUTE:
@@ -307,8 +318,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.HAND_OVER)
     if not isinstance(action.kind, ActionKind):
         raise IllegalAction(ErrorCode.UNKNOWN_ACTION, action=str(action.kind))
-    if isinstance(seat, bool) or seat not in SEATS:
-        raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
+    check_seat(seat)
     kind = action.kind
     if kind is ActionKind.ASK_COUNT:
         return _ask_count(state, seat, action.target)
@@ -323,6 +333,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     w = Transition(state)
     if state.buy_pending and kind not in _DECLARATIONS:
         w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
+        state = w.view()  # the action is checked against the hands after it
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -387,13 +398,16 @@ def _play_of(state: HandState, seat: int, action: Action) -> Play:
 def _ask_count(state: HandState, seat: int, target: int | None) -> tuple[HandState, list[Event]]:
     if state.rules.count_rule == "never":
         raise IllegalAction(ErrorCode.COUNT_REFUSED)
-    if target is None or isinstance(target, bool) or target not in SEATS:
+    if not is_seat(target):
         raise IllegalAction(ErrorCode.BAD_TARGET, target=target)
+    assert target is not None
     answer, n = count_answer(state, target)
     return state, [ev(EventKind.COUNT, seat, target=target, answer=answer, count=n)]
 
 
 def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    if action.target is not None and not is_seat(action.target):
+        raise IllegalAction(ErrorCode.BAD_TARGET, target=action.target)
     owed = [(i, r) for i, r in enumerate(state.pending_returns) if r[0] == seat]
     if action.target is not None:
         owed = [(i, r) for i, r in owed if r[1] == action.target]

@@ -1,10 +1,10 @@
 """What a finished hand passes to the next hand of the same match (RULES.md §10, §13).
 
 A match is a run of hands at one table. Between two hands it carries: the tributes the
-last hand owes (given from the next deal), who leads next (switch ``next_leader``; after a
-voided hand the same leader deals again), each seat's 点 streak (switch ``point_streak``)
-and the running team totals. ``carry_over`` is pure, so the referee and the table manager
-compute the same thing.
+last hand owes (given from the next deal), who leads next (switch ``next_leader``), each
+seat's 点 streak (switch ``point_streak``) and the running team totals. After a voided hand
+the same leader deals again and the same tributes are owed. ``carry_over`` is pure, so the
+referee and the table manager compute the same thing.
 """
 
 from __future__ import annotations
@@ -38,9 +38,11 @@ def carry_over(carry: MatchCarry, finished: HandState) -> MatchCarry:
     if res.voided:
         # A voided hand neither extends nor breaks a 点 streak (RULES §10).
         streaks = carry.streaks
-        # Redeal: the same leader, nothing owed (the voided deal's tributes were given
-        # with it and are not given again), no score.
-        return MatchCarry(finished.leader, (), streaks, carry.scores, carry.hands, carry.deals + 1)
+        # Redeal: the voided deal never counted. The same leader, the same tributes owed
+        # (given again from the new cards), no score (docs/rules.md).
+        return MatchCarry(
+            finished.leader, carry.owed, streaks, carry.scores, carry.hands, carry.deals + 1
+        )
     # The engine counts the streaks as it judges the hand (``HandResult.streaks``).
     scores = (carry.scores[0] + res.team_scores[0], carry.scores[1] + res.team_scores[1])
     return MatchCarry(

@@ -93,16 +93,17 @@ def _step(
     return state, {"i": i, "ok": True, "events": _events(events)}
 
 
-def _setup(sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry) -> HandState:
+def _setup(
+    sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry
+) -> tuple[HandState, list[Event]]:
     assert carry.leader is not None
     hands = [parse(h) for h in spec.hands]
     extra: dict[str, Any] = {}
     if k == 0 and sc.pre_points:
         extra["pre_points"] = sc.pre_points
-    state, _ = from_hands(
+    return from_hands(
         sc.rules, hands, carry.leader, carry.owed, spec.buy_three, streaks=carry.streaks, **extra
     )
-    return state
 
 
 def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
@@ -119,7 +120,7 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
             raise ScenarioError(
                 hand_field(k, "leader"), Problem.LEADER_DIFFERS, want=carry.leader, got=spec.leader
             )
-        state = _setup(sc, k, spec, carry)
+        state, _ = _setup(sc, k, spec, carry)
         for i, action in enumerate(spec.actions):
             state, line = _step(state, i, action, lang)
             out.append({"i": i, "hand": k, **line} if k else line)

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from .actions import HuiRanks
 from .cards import EMPTY, Counts, fmt
+from .errors import ErrorCode, IllegalAction
 from .plays import Play
 from .rules import Rules
 
@@ -19,6 +20,12 @@ STREAK_EXEMPT = 3  # a seat that failed to open in 3 hands running is exempt in 
 def is_seat(value: object) -> bool:
     """A seat number: an int 1..6 (never a bool or a float such as 1.0)."""
     return type(value) is int and 1 <= value <= 6
+
+
+def check_seat(value: object) -> None:
+    """Refuse anything but a seat (issue 9 item 3: ``1.0 in SEATS`` is true, then crashes)."""
+    if not is_seat(value):
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=value)
 
 
 class ChongBeat(StrEnum):

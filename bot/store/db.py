@@ -73,7 +73,6 @@ class TableWrite:
     table_key: str
     record: dict[str, Any]
     live: bool
-    version: int = 0
     updated: float = 0.0
     new_actions: tuple[ActionRow, ...] = ()
     drop_all_actions: bool = False  # a new table at this chat: older logs are void
@@ -143,9 +142,10 @@ class StoreTx:
         )
 
     # -- tables and their action logs ---------------------------------------------------
-    async def write(self, w: TableWrite) -> None:
+    async def write(self, w: TableWrite) -> int:
         """One step of a table: settings, log housekeeping, the table row, new actions and
-        finished hands with their stats — all in this transaction."""
+        finished hands with their stats — all in this transaction. Returns the row's new
+        version."""
         if w.settings is not None:
             await self.save_settings(*w.settings)
             self.fault("settings")
@@ -155,7 +155,7 @@ class StoreTx:
         elif w.drop_actions_before is not None:
             await self.drop_actions(w.table_key, w.drop_actions_before)
             self.fault("drop_actions")
-        await self.save_table(w.table_key, w.record, w.live, w.version, w.updated)
+        version = await self.save_table(w.table_key, w.record, w.live, w.updated)
         self.fault("table")
         if w.new_actions:
             await self.append_actions(w.table_key, w.new_actions)
@@ -163,21 +163,25 @@ class StoreTx:
         for hand in w.hands:
             await self.record_hand(hand.group_key, w.table_key, hand)
             self.fault("hand")
+        return version
 
     async def save_table(
-        self, table_key: str, record: dict[str, Any], live: bool, version: int, updated: float
-    ) -> None:
-        await self.tx.execute(
+        self, table_key: str, record: dict[str, Any], live: bool, updated: float = 0.0
+    ) -> int:
+        """Write the table row; its version goes up by one with every write (1 when new),
+        so a worker that holds an older copy sees it must reload."""
+        row = await self.tx.fetchone(
             "INSERT INTO tables (table_key, record, live, version, updated) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_key) DO UPDATE SET "
-            "record = excluded.record, live = excluded.live, version = excluded.version, "
-            "updated = excluded.updated",
+            "VALUES (?, ?, ?, 1, ?) ON CONFLICT (table_key) DO UPDATE SET "
+            "record = excluded.record, live = excluded.live, version = tables.version + 1, "
+            "updated = excluded.updated RETURNING version",
             table_key,
             _dumps(record),
             live,
-            version,
             float(updated),
         )
+        assert row is not None
+        return int(row[0])
 
     async def append_actions(self, table_key: str, rows: Sequence[ActionRow]) -> None:
         await self.tx.executemany(
@@ -460,12 +464,14 @@ class Store:
             self.fault_hook(point)
 
     # -- one step of a table --------------------------------------------------------------
-    async def save_step(self, write: TableWrite) -> None:
-        """Commit one step of a table (see ``StoreTx.write``) as one transaction."""
+    async def save_step(self, write: TableWrite) -> int:
+        """Commit one step of a table (see ``StoreTx.write``) as one transaction; returns
+        the table row's new version."""
         async with self.transaction() as tx:
-            await tx.write(write)
+            version = await tx.write(write)
             self._fault("commit")
         self._fault("committed")
+        return version
 
     # -- single operations, each its own transaction ---------------------------------------
     async def load_settings(self, group_key: str) -> dict[str, Any] | None:
@@ -483,11 +489,10 @@ class Store:
         live: bool,
         new_actions: Sequence[ActionRow] = (),
         updated: float = 0.0,
-        version: int = 0,
-    ) -> None:
+    ) -> int:
         """Save the table record and append actions (deal_no, idx, seat, action) together."""
-        await self.save_step(
-            TableWrite(table_key, record, live, version, updated, tuple(new_actions))
+        return await self.save_step(
+            TableWrite(table_key, record, live, updated, tuple(new_actions))
         )
 
     async def live_tables(self) -> list[tuple[str, dict[str, Any]]]:

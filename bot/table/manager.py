@@ -185,7 +185,7 @@ class TableManager(LobbyMixin, TimersMixin):
                     # table rather than invent a state.
                     log.error("table %s could not be rebuilt: %s", key, err.code.value)
                     table.status = TableStatus.FINISHED
-                    await self.store.save_table(key, table.to_json(), False, version=table.version)
+                    await self.store.save_table(key, table.to_json(), False)
                     continue
                 table.state = state
                 table.saved = len(table.log)
@@ -556,7 +556,7 @@ class TableManager(LobbyMixin, TimersMixin):
             t.match.history.append({"voided": True, "deal_no": t.deal_no})
             t.pending_records.append((self._hand_record(t), []))  # a record, no stats
             outs.append(self._notice(t, "hand_voided"))
-            t.hand_owed = ()
+            # The redeal gives again what the last finished hand owes (engine.match.carry_over).
             self._deal(t, outs)
             return
         t.match.totals[0] += res.team_scores[0]
@@ -833,7 +833,6 @@ class TableManager(LobbyMixin, TimersMixin):
                 t.key,
                 t.to_json(),
                 t.live(),
-                version=t.version,
                 updated=self.clock.now(),
                 new_actions=new,
                 drop_all_actions=new_deal and t.stored_deal is None,

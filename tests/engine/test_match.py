@@ -13,7 +13,7 @@ from bot.engine.cards import parse
 from bot.engine.events import EventKind
 from bot.engine.match import MatchCarry, carry_over
 from bot.engine.rules import deck_size
-from bot.engine.state import HandState, down
+from bot.engine.state import HandState, Tribute, down
 
 
 def _single_cards_hand(preset: str = "dagang") -> HandState:
@@ -57,15 +57,16 @@ def test_rotate_passes_the_lead_downstream() -> None:
     assert carry_over(MatchCarry(leader=4), state).leader == down(4)
 
 
-def test_a_voided_hand_keeps_the_leader_owes_nothing_and_scores_nothing() -> None:
+def test_a_voided_hand_keeps_the_leader_the_tributes_owed_and_the_scores() -> None:
     hands = ["55", "66", "77", "2", "S", "B"]
     state, _ = from_hands(make_rules("dagang"), [parse(h) for h in hands], 2)
     state, _ = apply(state, 1, Action(ActionKind.REVOLT))
     state, _ = apply(state, 3, Action(ActionKind.REVOLT))
     assert state.result is not None and state.result.voided
-    before = MatchCarry(leader=2, scores=(4, 0), streaks=(1, 0, 2, 0, 0, 0), hands=1, deals=1)
+    owed = (Tribute(6, 1, 2, "luo"),)
+    before = MatchCarry(2, owed, (1, 0, 2, 0, 0, 0), (4, 0), hands=1, deals=1)
     after = carry_over(before, state)
-    assert after.leader == 2 and after.owed == () and after.scores == (4, 0)
+    assert after.leader == 2 and after.owed == owed and after.scores == (4, 0)
     assert (after.hands, after.deals) == (1, 2)
 
 

@@ -30,7 +30,7 @@ async def bump(store: Store, key: str) -> None:
         count = 0 if row is None else int(row.record["count"])
         version = 0 if row is None else row.version
         await asyncio.sleep(0.005)  # let the other worker try to get in
-        await tx.save_table(key, {"count": count + 1}, True, version + 1, 0.0)
+        assert await tx.save_table(key, {"count": count + 1}, True) == version + 1
 
 
 async def test_the_table_lock_holds_across_workers(store: Store, other: Store) -> None:
@@ -128,14 +128,14 @@ async def test_a_state_change_and_its_messages_commit_together(store: Store) -> 
 
     with pytest.raises(Failed):
         async with store.transaction() as tx:
-            await tx.write(TableWrite("t", {"n": 1}, True, version=1))
+            await tx.write(TableWrite("t", {"n": 1}, True))
             assert await tx.enqueue("chat", "t:1:table", "edit", {"v": 1}, 0.0)
             raise Failed
     async with store.transaction(readonly=True) as tx:
         assert await tx.load_table("t") is None
         assert await tx.unsent("chat") == []
     async with store.transaction() as tx:
-        await tx.write(TableWrite("t", {"n": 1}, True, version=1))
+        await tx.write(TableWrite("t", {"n": 1}, True))
         assert await tx.enqueue("chat", "t:1:table", "edit", {"v": 1}, 0.0)
         assert not await tx.enqueue("chat", "t:1:table", "edit", {"v": 1}, 0.0)  # same key
     async with store.transaction(readonly=True) as tx:

@@ -62,8 +62,11 @@ async def test_settings_tables_and_actions_round_trip(store: Store) -> None:
     await store.save_settings("tg:1", {"preset": "qingdao"})
     await store.save_settings("tg:1", {"preset": "match", "lang": "en"})
     assert await store.load_settings("tg:1") == {"preset": "match", "lang": "en"}
-    await store.save_table("tg:1:", {"v": 1}, True, [(1, 0, 3, {"do": "pass"})], version=1)
-    await store.save_table("tg:1:", {"v": 2}, True, [(1, 1, 4, {"do": "play", "cards": "55"})])
+    assert await store.save_table("tg:1:", {"v": 1}, True, [(1, 0, 3, {"do": "pass"})]) == 1
+    assert (
+        await store.save_table("tg:1:", {"v": 2}, True, [(1, 1, 4, {"do": "play", "cards": "55"})])
+        == 2
+    )
     await store.save_table("tg:2:", {"v": 9}, False)
     assert await store.live_tables() == [("tg:1:", {"v": 2})]
     assert await store.live_table("tg:1:") == {"v": 2}
@@ -103,7 +106,6 @@ def _step(deal: int, status: str, hand: bool, **kw: object) -> TableWrite:
         "g:",
         {"status": status, "deal_no": deal},
         True,
-        version=deal,
         new_actions=((deal, 0, 1, {"do": "pass"}),),
         hands=hands,
         **kw,  # type: ignore[arg-type]
