@@ -1,5 +1,5 @@
 """SQLite persistence (aiosqlite): group settings, live tables, finished hands, stats."""
 
-from .db import Store, default_db_path
+from .db import PlayerStats, Store, default_db_path
 
-__all__ = ["Store", "default_db_path"]
+__all__ = ["PlayerStats", "Store", "default_db_path"]

@@ -115,6 +115,14 @@ class Store:
             rows = await cur.fetchall()
         return [(str(k), json.loads(r)) for k, r in rows]
 
+    async def live_table(self, table_key: str) -> dict[str, Any] | None:
+        """One live table's record (a table that left memory comes back on demand)."""
+        async with self.db.execute(
+            "SELECT record FROM tables WHERE table_key = ? AND live = 1", (table_key,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
         async with self.db.execute(
             "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
