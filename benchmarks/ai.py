@@ -1,26 +1,44 @@
-"""Heuristic team against random team over seeded hands (preset ``dagang``).
+"""The AI ladder: each level against the yardsticks and against each other, per preset.
 
-Run: ``python benchmarks/ai.py [--hands N]``. Half the hands seat the heuristic team at
-1-3-5, the other half at 2-4-6. A hand is won when the heuristic team's score is > 0.
-The last line is ``heuristic_vs_random_win_rate <fraction>``.
+Run: ``nice -n 10 python benchmarks/ai.py [--hands N] [--expert-hands N] [--quick]``.
+
+A pairing plays matches of ``MATCH_HANDS`` hands (tributes, 还贡 and the next leader carry
+over, as at a real table). Every match is played twice from the same first deal, once
+with the tested team at seats 1-3-5 and once at 2-4-6. A hand is won by the team whose
+finish places score more (4 2 0 0 −2 −4 per seat, before doubling or positive-only); a
+tie counts half; voided hands (two revolts) are not counted. Intervals are 95% Wilson
+intervals over hands. Decision times are CPU-bound wall times of every decision the
+tested team's policy took (on a shared machine they include waiting for the core).
+
+Every figure is a ``<name> <value> <unit>`` line; ``<name>_lo``/``_hi`` give its interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
+import statistics
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai import HeuristicPolicy, Policy, RandomPolicy, play_hand
-from bot.engine import make_rules, new_hand
+from benchmarks.baselines import CarefulPolicy, GreedyPolicy
+from bot.ai import Policy, RandomPolicy, play_hand, policy_for
+from bot.engine import Action, Tribute, make_rules, new_hand, next_leader
+from bot.engine.views import SeatView
+
+PRESETS = ("dagang", "qingdao", "match")
+MATCH_HANDS = 4
+SEAT_POINTS = (4, 2, 0, 0, -2, -4)
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if n == 0:
         return (0.0, 1.0)
@@ -28,48 +46,182 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (mid - half, mid + half)
+    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-def run(hands: int, seed: int) -> tuple[int, int, int, int, float]:
-    """(wins, ties, losses, score margin, seconds) of the heuristic team over ``hands``."""
-    rules = make_rules("dagang")
-    heuristic: Policy = HeuristicPolicy(rules)
-    random_seat: Policy = RandomPolicy()
-    wins = ties = losses = margin = 0
-    t0 = time.perf_counter()
-    for i in range(hands):
-        team = i % 2  # 0: heuristic at 1-3-5, 1: heuristic at 2-4-6
-        policies = [heuristic if (s % 2 == 1) == (team == 0) else random_seat for s in range(1, 7)]
-        state, _ = new_hand(rules, seed + i)
-        log = play_hand(state, policies, random.Random(seed * 7919 + i))
-        result = log.state.result
-        assert result is not None
-        score = result.team_scores[team]
-        margin += score - result.team_scores[1 - team]
-        if score > 0:
-            wins += 1
-        elif score == 0:
-            ties += 1
-        else:
-            losses += 1
-    return wins, ties, losses, margin, time.perf_counter() - t0
+class Timed:
+    """Wraps a policy and records how long each decision took."""
+
+    def __init__(self, inner: Policy) -> None:
+        self.inner = inner
+        self.times: list[float] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        t0 = time.perf_counter()
+        choice = self.inner.choose(view, legal, rng)
+        self.times.append(time.perf_counter() - t0)
+        return choice
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def make_policy(name: str, preset: str, expert_playouts: int | None) -> Policy:
+    rules = make_rules(preset)
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "careful":
+        return CarefulPolicy()
+    if name == "random":
+        return RandomPolicy()
+    if name == "expert" and expert_playouts is not None:
+        from bot.ai.expert import ExpertPolicy
+
+        return ExpertPolicy(rules, playouts=expert_playouts)
+    return policy_for(name, rules)
+
+
+@dataclass
+class Tally:
+    hands: int = 0
+    wins: float = 0.0
+    ties: int = 0
+    margin: int = 0  # team score difference (the preset's own scoring)
+    times: list[float] | None = None  # the tested team's decisions
+    other_times: list[float] | None = None
+
+
+def _match(job: tuple[str, str, str, int, int, int | None]) -> Tally:
+    """One match of MATCH_HANDS hands; ``side`` 0 puts the tested team at 1-3-5."""
+    tested, other, preset, seed, side, expert_playouts = job
+    rules = make_rules(preset)
+    a = Timed(make_policy(tested, preset, expert_playouts))
+    b = Timed(make_policy(other, preset, expert_playouts))
+    policies: list[Policy] = [a if (s % 2 == 1) == (side == 0) else b for s in range(1, 7)]
+    tally = Tally(times=a.times, other_times=b.times)
+    owed: tuple[Tribute, ...] = ()
+    leader: int | None = None
+    for k in range(MATCH_HANDS):
+        state, _ = new_hand(rules, seed * 100 + k, leader=leader, owed=owed)
+        log = play_hand(state, policies, random.Random(seed * 7919 + k))
+        res = log.state.result
+        assert res is not None
+        if res.voided:
+            continue
+        leader = next_leader(log.state)
+        owed = res.tributes
+        mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if (s % 2 == 1) == (side == 0))
+        tally.hands += 1
+        if mine > 0:
+            tally.wins += 1
+        elif mine == 0:
+            tally.wins += 0.5
+            tally.ties += 1
+        team = 0 if side == 0 else 1
+        tally.margin += res.team_scores[team] - res.team_scores[1 - team]
+    return tally
+
+
+def pairing(
+    tested: str,
+    other: str,
+    preset: str,
+    hands: int,
+    seed: int,
+    workers: int,
+    expert_playouts: int | None = None,
+) -> Tally:
+    matches = max(1, hands // (2 * MATCH_HANDS))
+    jobs = [
+        (tested, other, preset, seed + m, side, expert_playouts)
+        for m in range(matches)
+        for side in (0, 1)
+    ]
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            parts = pool.map(_match, jobs, chunksize=1)
+    else:
+        parts = [_match(j) for j in jobs]
+    total = Tally(times=[], other_times=[])
+    for p in parts:
+        total.hands += p.hands
+        total.wins += p.wins
+        total.ties += p.ties
+        total.margin += p.margin
+        total.times = (total.times or []) + (p.times or [])
+        total.other_times = (total.other_times or []) + (p.other_times or [])
+    return total
+
+
+def report(name: str, t: Tally) -> None:
+    rate = t.wins / t.hands if t.hands else 0.0
+    lo, hi = wilson(t.wins, t.hands)
+    print(f"{name}_win_rate {rate:.3f} fraction")
+    print(f"{name}_win_rate_lo {lo:.3f} fraction")
+    print(f"{name}_win_rate_hi {hi:.3f} fraction")
+    print(f"{name}_points {t.margin / max(t.hands, 1):+.2f} points/hand")
+    print(f"{name}_hands {t.hands} hands")
+    sys.stdout.flush()
+
+
+def times_report(name: str, times: Sequence[float]) -> None:
+    if not times:
+        return
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    print(f"{name}_decision_median {statistics.median(ordered) * 1000:.2f} ms")
+    print(f"{name}_decision_p95 {p95 * 1000:.2f} ms")
+    print(f"{name}_decision_max {ordered[-1] * 1000:.2f} ms")
+    sys.stdout.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=1000, help="hands per fast pairing")
+    parser.add_argument("--expert-hands", type=int, default=48, help="hands for expert vs normal")
+    parser.add_argument(
+        "--expert-playouts",
+        type=int,
+        default=None,
+        help="playouts per expert decision (default: the level's own budget)",
+    )
+    parser.add_argument("--quick", action="store_true", help="48 hands a pairing, 16 for expert")
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--pairs", default="greedy,careful,easy,expert")
+    parser.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    wins, ties, losses, margin, seconds = run(args.hands, args.seed)
-    n = wins + ties + losses
-    rate = wins / n if n else 0.0
-    lo, hi = wilson(wins, n)
-    print(f"hands {n}: heuristic team won {wins}, tied {ties}, lost {losses}")
-    print(f"win rate {rate:.3f} (95% Wilson CI {lo:.3f}-{hi:.3f})")
-    print(f"mean score margin {margin / max(n, 1):+.2f} points a hand")
-    print(f"time per hand {seconds / max(n, 1) * 1000:.1f} ms (total {seconds:.1f} s)")
-    print(f"heuristic_vs_random_win_rate {rate:.3f}")
+    hands, expert_hands = args.hands, args.expert_hands
+    if args.quick:
+        hands, expert_hands = 48, 16
+    workers = max(1, min(2, args.workers))
+    pairs = args.pairs.split(",")
+    times: dict[str, list[float]] = {}
+    for preset in args.presets.split(","):
+        for other in pairs:
+            t0 = time.perf_counter()
+            if other == "expert":
+                t = pairing(
+                    "expert",
+                    "normal",
+                    preset,
+                    expert_hands,
+                    args.seed,
+                    workers,
+                    args.expert_playouts,
+                )
+                name = f"{preset}_expert_vs_normal"
+                times.setdefault("expert", []).extend(t.times or [])
+            else:
+                t = pairing("normal", other, preset, hands, args.seed, workers)
+                name = f"{preset}_normal_vs_{other}"
+                times.setdefault("normal", []).extend(t.times or [])
+                if other == "easy":
+                    times.setdefault("easy", []).extend(t.other_times or [])
+            report(name, t)
+            print(f"{name}_seconds {time.perf_counter() - t0:.1f} s")
+    for level in ("easy", "normal", "expert"):
+        times_report(level, times.get(level, []))
     return 0
 
 

@@ -1,6 +1,7 @@
 """Many live tables in one process: throughput, command latency and memory per table.
 
-Run: ``python benchmarks/tables.py [--tables 1000] [--rounds 30]``. Each table has one
+Run: ``python benchmarks/tables.py [--tables 1000] [--rounds 30] [--db FILE_OR_URL]``
+(``--db``: every step persisted, as the bot does). Each table has one
 human seat (played by this script, cheapest play) and five AI seats; every command the
 script sends makes the AI seats answer until the human is to act again. The last lines
 are ``<name> <value> <unit>`` figures.
@@ -124,8 +125,15 @@ async def churn(tables: int) -> float:
     return held
 
 
-async def main(tables: int, rounds: int, churned: int) -> None:
+async def main(tables: int, rounds: int, churned: int, db: str | None = None) -> None:
+    store = None
+    if db is not None:
+        from bot.store import Store
+
+        store = Store(db)
+        await store.open()
     m = TableManager(
+        store=store,
         clock=FakeClock(),
         seed_source=iter(range(1, 10**9)).__next__,
         burn_window_seconds=0,
@@ -168,6 +176,8 @@ async def main(tables: int, rounds: int, churned: int) -> None:
     print(f"command_latency_p95 {p95:.2f} ms")
     print(f"memory_per_table {mem:.1f} KB")
     print(f"memory_after_{churned}_tables_gone {held:.0f} KB")
+    if store is not None:
+        await store.close()
 
 
 if __name__ == "__main__":
@@ -175,5 +185,8 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--churn", type=int, default=10_000)
+    parser.add_argument(
+        "--db", help="persist through a store: a SQLite file or a postgresql:// URL (default: none)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.rounds, args.churn))
+    asyncio.run(main(args.tables, args.rounds, args.churn, args.db))

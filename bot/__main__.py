@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 
 from .engine.rules import PRESET_NAMES
+from .records.cli import COMMANDS as RECORD_COMMANDS
+from .records.cli import add_commands as add_record_commands
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -23,10 +25,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=4, help="hands in a terminal match (default 4)")
     p.add_argument("--watch", action="store_true", help="watch six AI seats play one hand")
     p.add_argument("--console", action="store_true", help="terminal table even if tokens are set")
+    p.add_argument(
+        "--shards",
+        metavar="K/N",
+        help="run Discord shard K of N in this worker (several workers: docs/store.md)",
+    )
     sub = p.add_subparsers(dest="command")
     ref = sub.add_parser("referee", help="replay a rule scenario file (RULES.md §15)")
     ref.add_argument("file")
     ref.add_argument("--lang", choices=("zh", "en"), default="zh", dest="ref_lang")
+    add_record_commands(sub, p)
     demo = sub.add_parser("render-demo", help="write sample images for every preset")
     demo.add_argument("dir")
     return p
@@ -45,15 +53,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {len(paths)} images to {args.dir}")
         return 0
     logging.basicConfig(level=os.environ.get("GOUJI_LOG", "WARNING"))
+    if os.environ.get("GOUJI_LOG_FORMAT") == "json":
+        from .cluster import configure_logging, worker_id
+
+        configure_logging(worker_id(), logging.getLevelName(os.environ.get("GOUJI_LOG", "WARNING")))
+    if args.command in RECORD_COMMANDS or (args.watch and args.record):
+        from .records.cli import run as run_record_command
+
+        return int(run_record_command(args) or 0)
     if args.watch:
         from adapters.console import watch
 
         return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
-        from .service import run_bots
+        from .cluster.worker import ShardsError, parse_shards
+        from .service import StartupError, run_bots
 
-        return asyncio.run(run_bots())
+        try:
+            shards = parse_shards(args.shards) if args.shards else None
+        except ShardsError as err:
+            print(f"gouji: {err}", file=sys.stderr)
+            return 2
+        try:
+            return asyncio.run(run_bots(shards))
+        except StartupError as err:
+            print(f"gouji: {err}", file=sys.stderr)
+            return 1
     from adapters.console import ConsoleTable
 
     table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)

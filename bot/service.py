@@ -1,4 +1,10 @@
-"""Run the chat bots: Telegram and/or Discord in one event loop around one table manager."""
+"""Run the chat bots: Telegram and/or Discord in one event loop around one table manager.
+
+A start-up failure (a wrong token, an unreachable API, a database that cannot be opened)
+raises :class:`StartupError` with one line for the operator, after everything already
+opened is closed again, so the process ends at once instead of hanging on a store thread
+or an open HTTP session.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,23 @@ import contextlib
 import logging
 import os
 import signal
-from typing import Protocol
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
-from .store import Store, default_db_path
+from .cluster import HealthServer, worker_id
+from .store import Store, default_store_target
 from .table import TableManager
 
 log = logging.getLogger(__name__)
+
+HEALTH_PORT_ENV = "GOUJI_HEALTH_PORT"
+# A bot that has not logged in by then will not: give up rather than hang.
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 5.0
+
+
+class StartupError(Exception):
+    """The service could not start; ``str(err)`` is the one line to print."""
 
 
 class ChatBot(Protocol):
@@ -21,8 +38,9 @@ class ChatBot(Protocol):
     async def stop(self) -> None: ...
 
 
-def build_bots(manager: TableManager) -> list[ChatBot]:
-    """The adapters whose tokens are set in the environment."""
+def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
+    """The adapters whose tokens are set in the environment (``shards``: this worker's
+    Discord shard K of N)."""
     bots: list[ChatBot] = []
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
@@ -35,30 +53,137 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
                 api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
                 webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
     if dc_token:
+        import discord
+
         from adapters.discord import DiscordBot
 
+        # The bot never joins voice: no "voice will NOT be supported" warnings at start.
+        discord.VoiceClient.warn_nacl = False
+        if hasattr(discord.VoiceClient, "warn_dave"):
+            discord.VoiceClient.warn_dave = False
+
         guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
-        bots.append(DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None))
+        bots.append(
+            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
+        )
     return bots
 
 
-async def run_bots() -> int:
-    store = Store(default_db_path())
-    await store.open()
-    manager = TableManager(store=store)
-    bots = build_bots(manager)
-    if not bots:
-        log.error("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")
+def safe_target(target: str) -> str:
+    """The store's file or URL with any password left out (it goes into an error line)."""
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _platform(bot: ChatBot) -> tuple[str, str]:
+    name = type(bot).__name__.lower()
+    if "telegram" in name:
+        return "Telegram", "GOUJI_TELEGRAM_TOKEN"
+    if "discord" in name:
+        return "Discord", "GOUJI_DISCORD_TOKEN"
+    return type(bot).__name__, "its token"
+
+
+def start_failure(bot: ChatBot, err: BaseException) -> str:
+    """One line saying why ``bot`` did not start. Never echoes the token."""
+    platform, variable = _platform(bot)
+    kind = type(err).__name__
+    if kind in ("InvalidToken", "LoginFailure") or getattr(err, "status", None) == 401:
+        return f"{platform} rejected the bot token: check {variable}"
+    if isinstance(err, TimeoutError):
+        return f"cannot reach {platform}: no answer within {START_TIMEOUT:.0f} s"
+    if kind in ("NetworkError", "TimedOut") or isinstance(err, OSError) or _is_aiohttp(err):
+        return f"cannot reach {platform}: {err}"
+    return f"{platform} bot failed to start: {kind}: {err}"
+
+
+def _is_aiohttp(err: BaseException) -> bool:
+    return type(err).__module__.startswith("aiohttp")
+
+
+async def _stop_all(bots: list[ChatBot]) -> None:
+    for bot in reversed(bots):
+        try:
+            await asyncio.wait_for(bot.stop(), STOP_TIMEOUT)
+        except Exception:
+            # Stopping is best effort; the reason the service ended is reported elsewhere.
+            log.info("stopping %s failed", type(bot).__name__, exc_info=True)
+
+
+async def open_store(target: str) -> Store:
+    store = Store(target)
+    try:
+        await store.open()
+    except Exception as err:
+        with contextlib.suppress(Exception):
+            await store.close()
+        # aiosqlite queues the stop of its worker thread when a connect fails but does not
+        # wait for it; let the thread finish while this loop still runs, or it reports
+        # "Event loop is closed" on stderr as the process exits.
+        await asyncio.sleep(0.1)
+        raise StartupError(f"cannot open the database {safe_target(target)}: {err}") from err
+    return store
+
+
+async def run_bots(shards: tuple[int, int] | None = None) -> int:
+    store = await open_store(default_store_target())
+    started: list[ChatBot] = []
+    try:
+        manager = TableManager(store=store)
+        bots = build_bots(manager, shards)
+        if not bots:
+            raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")
+        for bot in bots:
+            started.append(bot)  # a half-started bot is stopped too (sessions, threads)
+            try:
+                await asyncio.wait_for(bot.start(), START_TIMEOUT)
+            except Exception as err:
+                raise StartupError(start_failure(bot, err)) from err
+        restored = await manager.load()
+        log.info("resumed %d live tables", restored)
+        health = await start_health(manager, store)
+        try:
+            await _serve(manager)
+        finally:
+            if health is not None:
+                await health.stop()
+    finally:
+        await _stop_all(started)
         await store.close()
-        return 2
-    for bot in bots:
-        await bot.start()
-    restored = await manager.load()
-    log.info("resumed %d live tables", restored)
+    return 0
+
+
+async def start_health(manager: TableManager, store: Store) -> HealthServer | None:
+    """``GET /health`` on ``$GOUJI_HEALTH_PORT`` (``$GOUJI_HEALTH_HOST``, default all
+    interfaces), when set: this worker's name, its store, the tables in its memory; 503
+    when the database does not answer."""
+    port = os.environ.get(HEALTH_PORT_ENV)
+    if not port:
+        return None
+
+    async def check() -> dict[str, Any]:
+        await store.ping()
+        return {"store": store.dialect.value, "tables_in_memory": len(manager.tables)}
+
+    server = HealthServer(
+        worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
+    )
+    await server.start()
+    log.info("health endpoint on port %d", server.port)
+    return server
+
+
+async def _serve(manager: TableManager) -> None:
+    """Run the timers until SIGINT or SIGTERM."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -69,10 +194,5 @@ async def run_bots() -> int:
         await stop.wait()
     finally:
         timers.cancel()
-        for bot in reversed(bots):
-            try:
-                await bot.stop()
-            except Exception:
-                log.exception("stopping %s failed", type(bot).__name__)
-        await store.close()
-    return 0
+        with contextlib.suppress(asyncio.CancelledError):
+            await timers

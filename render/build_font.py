@@ -1,10 +1,12 @@
-"""Build the shipped CJK font subset (run by hand; nothing here runs in the bot).
+"""Build the shipped font subsets (run by hand; nothing here runs in the bot).
 
-How ``data/fonts/NotoSansCJKsc-Bold-subset.otf`` was made::
+How ``data/gouji_data/fonts/NotoSansCJKsc-Bold-subset.otf`` and ``NotoEmoji-Bold-subset.ttf``
+were made::
 
     apt-get update && apt-get install -y fonts-noto-cjk   # Debian: Noto Sans CJK 2.004
-    pip install fonttools
-    python -m render.build_font                          # writes data/fonts/
+    npm pack @expo-google-fonts/noto-emoji@0.4.7 && tar xzf expo-google-fonts-noto-emoji-*.tgz
+    pip install -e '.[dev]'                              # fontTools
+    python -m render.build_font --emoji-dir package      # writes data/gouji_data/fonts/
 
 The source is face 2 (Simplified Chinese) of Debian's ``NotoSansCJK-Bold.ttc``. The subset
 keeps every GB2312 character (generated with Python's ``gb2312`` codec), printable ASCII,
@@ -16,6 +18,13 @@ subset are not lost: ``render.fonts`` draws a neutral placeholder for them.
 
 One weight only (Bold): at phone size bold strokes stay legible, and one file keeps the
 repository small (about 1.6 MB).
+
+Emoji come from Noto Emoji 3.006 Bold, the monochrome Noto emoji font (SIL OFL 1.1), as the
+npm package ``@expo-google-fonts/noto-emoji`` ships it (a static TTF instance, with the
+font's licence as ``LICENSE_FONT``). The subset keeps every code point it maps from U+00A0
+up and drops hinting, the layout tables (Pillow draws without shaping, so the ZWJ ligatures
+could never be used) and vertical metrics: about 0.8 MB. Monochrome, because the images
+draw names in one colour on a coloured plate, like every other word.
 """
 
 from __future__ import annotations
@@ -27,8 +36,12 @@ from pathlib import Path
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
 SC_FACE = 2  # JP, KR, SC, TC, HK, then the Mono faces
 LICENCE_SOURCE = Path("/usr/share/doc/fonts-noto-cjk/copyright")
-OUT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+OUT_DIR = Path(__file__).resolve().parent.parent / "data" / "gouji_data" / "fonts"
 OUT_NAME = "NotoSansCJKsc-Bold-subset.otf"
+EMOJI_SOURCE = Path("700Bold") / "NotoEmoji_700Bold.ttf"  # inside the npm package folder
+EMOJI_LICENCE = Path("LICENSE_FONT")
+EMOJI_OUT_NAME = "NotoEmoji-Bold-subset.ttf"
+EMOJI_LICENCE_OUT = "OFL-NotoEmoji.txt"
 
 # Symbols drawn as text by render/ (suits are drawn as shapes, but keep them for names).
 EXTRA_SYMBOLS = "♠♥♣♦♤♡♧♢…·×÷→←↑↓▶◀▲▼●○◆◇■□★☆✓✔①②③④⑤⑥—–‘’“”•‰€£¥"
@@ -79,6 +92,36 @@ def build(source: Path = SOURCE, out_dir: Path = OUT_DIR) -> Path:
     return out
 
 
+def build_emoji(package_dir: Path, out_dir: Path = OUT_DIR) -> Path:
+    """Subset Noto Emoji Bold from the unpacked npm package in ``package_dir``."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(package_dir / EMOJI_SOURCE))
+    opts = subset.Options()
+    opts.layout_features = []
+    opts.hinting = False
+    opts.notdef_outline = True
+    opts.name_IDs = ["*"]
+    opts.name_languages = ["*"]
+    opts.drop_tables += ["STAT", "vhea", "vmtx", "GSUB"]
+    sub = subset.Subsetter(opts)
+    # ASCII stays with the CJK font; everything from U+00A0 on that Noto Emoji maps is kept.
+    sub.populate(unicodes=[cp for cp in font.getBestCmap() if cp >= 0xA0])
+    sub.subset(font)
+    font.recalcTimestamp = False
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / EMOJI_OUT_NAME
+    font.save(str(out))
+    notice = (
+        f"{EMOJI_OUT_NAME}: a subset of Noto Emoji Bold (version 3.006), made by "
+        "render/build_font.py.\n\n"
+    )
+    licence = (package_dir / EMOJI_LICENCE).read_text(encoding="utf-8")
+    (out_dir / EMOJI_LICENCE_OUT).write_text(notice + licence, encoding="utf-8")
+    return out
+
+
 def licence_text(font: object) -> str:
     """The font's own copyright notice followed by the OFL 1.1 text from Debian's copyright file."""
     notice = font["name"].getDebugName(0)  # type: ignore[index]
@@ -100,9 +143,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", type=Path, default=SOURCE)
     ap.add_argument("--out-dir", type=Path, default=OUT_DIR)
+    ap.add_argument("--emoji-dir", type=Path, help="unpacked @expo-google-fonts/noto-emoji")
+    ap.add_argument("--skip-cjk", action="store_true", help="rebuild the emoji subset only")
     args = ap.parse_args(argv)
-    out = build(args.source, args.out_dir)
-    print(f"{out} {out.stat().st_size} bytes")
+    outs = [] if args.skip_cjk else [build(args.source, args.out_dir)]
+    if args.emoji_dir:
+        outs.append(build_emoji(args.emoji_dir, args.out_dir))
+    for out in outs:
+        print(f"{out} {out.stat().st_size} bytes")
 
 
 if __name__ == "__main__":

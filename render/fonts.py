@@ -1,42 +1,76 @@
-"""The shipped CJK font, its coverage, and text drawing that never shows tofu.
+"""The shipped fonts, their coverage, and text drawing that never shows tofu.
 
-Player names are arbitrary Unicode. Characters the subset font lacks (emoji, rare CJK)
-are drawn as a neutral placeholder shape of our own instead of the font's .notdef box,
-so a name never turns into a row of identical "missing" boxes or crashes the renderer.
-Coverage comes from the font's own cmap table, read here with the standard library so
-fontTools stays a build-time tool.
+Player names are arbitrary Unicode. Text is drawn with the CJK font (Noto Sans CJK SC,
+subset); what it lacks but Noto Emoji has (🀄, 🎉, 🐉) is drawn with the monochrome emoji
+font; only characters neither font maps (rare CJK, symbols from newer Unicode versions)
+become a neutral placeholder shape of our own instead of the font's .notdef box, so a name
+never turns into a row of identical "missing" boxes or crashes the renderer.
+
+The fonts are package data (``gouji_data/fonts``) loaded with ``importlib.resources``, so
+an installed wheel draws exactly as the source tree does. Coverage comes from each font's
+own cmap table, read here with the standard library so fontTools stays a build-time tool.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import struct
 import unicodedata
+from contextlib import ExitStack
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+FONT_PACKAGE = "gouji_data"
 FONT_NAME = "NotoSansCJKsc-Bold-subset.otf"
+EMOJI_FONT_NAME = "NotoEmoji-Bold-subset.ttf"
+LICENCE_NAMES = ("OFL.txt", "OFL-NotoEmoji.txt")
 ELLIPSIS = "…"
 
 # Characters that only modify or join their neighbours: they never stand alone.
 _ZWJ = 0x200D
 _KEYCAP = 0x20E3
 
+_files = ExitStack()  # keeps fonts extracted from a zipped install alive until exit
+atexit.register(_files.close)
+
+
+def shipped_file(name: str) -> Path:
+    """A file of ``gouji_data/fonts`` as a real path (extracted once if the install is zipped)."""
+    return _files.enter_context(resources.as_file(resources.files(FONT_PACKAGE) / "fonts" / name))
+
+
+@lru_cache(maxsize=8)
+def _shipped(name: str) -> Path:
+    return shipped_file(name)
+
 
 def font_path() -> Path:
-    """The font file; ``GOUJI_FONT`` overrides it (a full Noto CJK, say)."""
+    """The text font file; ``GOUJI_FONT`` overrides it (a full Noto CJK, say)."""
     override = os.environ.get("GOUJI_FONT")
-    return Path(override) if override else FONT_DIR / FONT_NAME
+    return Path(override) if override else _shipped(FONT_NAME)
+
+
+def emoji_font_path() -> Path:
+    """The emoji font file; ``GOUJI_EMOJI_FONT`` overrides it."""
+    override = os.environ.get("GOUJI_EMOJI_FONT")
+    return Path(override) if override else _shipped(EMOJI_FONT_NAME)
 
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
     # BASIC layout: identical output with or without libraqm, and CJK needs no shaping.
     return ImageFont.truetype(str(font_path()), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=64)
+def emoji_font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(emoji_font_path()), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 # ---------------------------------------------------------------------------------------
@@ -103,10 +137,18 @@ def read_cmap(path: Path) -> frozenset[int]:
 
 @lru_cache(maxsize=1)
 def coverage() -> frozenset[int]:
+    """Code points the text font draws."""
     return read_cmap(font_path())
 
 
+@lru_cache(maxsize=1)
+def emoji_coverage() -> frozenset[int]:
+    """Code points the emoji font draws."""
+    return read_cmap(emoji_font_path())
+
+
 def covered(ch: str) -> bool:
+    """Whether the text font has ``ch`` (the emoji font is checked separately)."""
     return ord(ch) in coverage()
 
 
@@ -157,8 +199,16 @@ def clusters(text: str) -> list[str]:
     return out
 
 
+class Face(Enum):
+    """Which font draws a run: the text font, the emoji font, or our placeholder."""
+
+    TEXT = "text"
+    EMOJI = "emoji"
+    NONE = "none"
+
+
 def glyph_text(cluster: str) -> str | None:
-    """What the font draws for this cluster, or None when it gets our placeholder.
+    """What the text font draws for this cluster, or None when it cannot.
 
     Combining accents the font lacks are dropped (the letter stays readable); a covered
     base with an emoji selector, skin tone or joined partner is still an emoji.
@@ -175,26 +225,54 @@ def glyph_text(cluster: str) -> str | None:
     return "".join(kept)
 
 
+def emoji_text(cluster: str) -> str | None:
+    """What the emoji font draws for this cluster, or None when it cannot.
+
+    Without shaping there are no ligatures: a ZWJ family shows its members side by side
+    and a flag its two letters; selectors, skin tones and tags are left out.
+    """
+    cov = emoji_coverage()
+    if ord(cluster[0]) not in cov:
+        return None
+    kept = [c for c in cluster if ord(c) in cov and not (c != cluster[0] and _attaches(ord(c)))]
+    return "".join(kept)
+
+
+def _shown(cluster: str) -> tuple[str, Face]:
+    text = glyph_text(cluster)
+    if text is not None:
+        return text, Face.TEXT
+    text = emoji_text(cluster)
+    if text is not None:
+        return text, Face.EMOJI
+    return cluster, Face.NONE
+
+
 @dataclass(frozen=True, slots=True)
 class Run:
     text: str
-    glyphs: bool  # False: one placeholder per cluster in ``text``
+    face: Face
     clusters: int
+
+    @property
+    def glyphs(self) -> bool:
+        """Drawn from a font (not placeholders)."""
+        return self.face is not Face.NONE
 
 
 @lru_cache(maxsize=4096)
 def runs(text: str) -> tuple[Run, ...]:
-    """Consecutive drawable clusters merged into one run (one draw call each).
+    """Consecutive clusters drawn the same way merged into one run (one draw call each).
 
     Cached: the same labels and names are drawn on every image."""
     out: list[Run] = []
     for cl in clusters(text):
-        shown = glyph_text(cl)
-        if out and out[-1].glyphs == (shown is not None):
+        shown, face = _shown(cl)
+        if out and out[-1].face is face:
             last = out[-1]
-            out[-1] = Run(last.text + (shown or cl), last.glyphs, last.clusters + 1)
+            out[-1] = Run(last.text + shown, face, last.clusters + 1)
         else:
-            out.append(Run(cl if shown is None else shown, shown is not None, 1))
+            out.append(Run(shown, face, 1))
     return tuple(out)
 
 
@@ -204,8 +282,10 @@ def _placeholder_w(size: int) -> float:
 
 @lru_cache(maxsize=8192)
 def _run_width(run: Run, size: int) -> float:
-    if run.glyphs:
+    if run.face is Face.TEXT:
         return float(font(size).getlength(run.text))
+    if run.face is Face.EMOJI:
+        return float(emoji_font(size).getlength(run.text))
     return _placeholder_w(size) * run.clusters
 
 
@@ -222,8 +302,8 @@ def ellipsize(text: str, size: int, max_width: float) -> str:
     width = 0.0
     keep: list[str] = []
     for cl in parts:
-        shown = glyph_text(cl)
-        w = _run_width(Run(cl if shown is None else shown, shown is not None, 1), size)
+        shown, face = _shown(cl)
+        w = _run_width(Run(shown, face, 1), size)
         if width + w > budget:
             break
         keep.append(cl)
@@ -266,10 +346,12 @@ def draw_text(
         x -= total
     # CJK ideographs and Latin capitals centre about 0.38 em above the baseline.
     baseline = cy + size * 0.38
-    f = font(size)
     for run, w in zip(parts, widths, strict=True):
-        if run.glyphs:
-            draw.text((x, baseline), run.text, font=f, fill=fill, anchor="ls")
+        if run.face is Face.TEXT:
+            draw.text((x, baseline), run.text, font=font(size), fill=fill, anchor="ls")
+        elif run.face is Face.EMOJI:
+            # Noto Emoji sits on the baseline like a capital; its glyphs are square.
+            draw.text((x, baseline), run.text, font=emoji_font(size), fill=fill, anchor="ls")
         else:
             step = _placeholder_w(size)
             for k in range(run.clusters):

@@ -2,7 +2,10 @@
 
 Regenerate after an intended visual change (then look at every image before committing)::
 
-    python -m render.golden            # writes tests/render/golden/*.png
+    python -m render.golden tests/render/golden      # the test suite's copies
+
+The module only knows how to draw the cases; where the stored images live is the tests'
+business (an installed wheel has no tests/).
 """
 
 from __future__ import annotations
@@ -24,8 +27,6 @@ from .result import render_result
 from .samples import SAMPLE_NAMES, burn_scenario, play, sample_state, step
 from .style import to_png
 from .table import render_table
-
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "render" / "golden"
 
 
 def _largest_play(state: HandState) -> tuple[HandState, int, tuple[int, ...]]:
@@ -112,7 +113,7 @@ CASES: dict[str, Callable[[], Image.Image]] = {
 }
 
 
-def regenerate(out_dir: Path = GOLDEN_DIR) -> list[Path]:
+def regenerate(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, make in CASES.items():
@@ -124,7 +125,7 @@ def regenerate(out_dir: Path = GOLDEN_DIR) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Regenerate the golden render images.")
-    ap.add_argument("--out", type=Path, default=GOLDEN_DIR)
+    ap.add_argument("out", type=Path, help="folder for the PNGs (tests/render/golden)")
     args = ap.parse_args(argv)
     for path in regenerate(args.out):
         print(path)

@@ -12,6 +12,7 @@ from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import error_text, place_name, preset_name, t, tribute_kind
+from bot.store import Store
 from bot.table import (
     Act,
     Actor,
@@ -64,6 +65,7 @@ class ConsoleTable:
         input_fn: InputFn = input,
         out: TextIO | None = None,
         color: bool | None = None,
+        store: Store | None = None,  # where finished hands go (gouji --watch --record)
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
@@ -78,6 +80,7 @@ class ConsoleTable:
         self.clock = FakeClock()
         fixed = seed
         self.manager = TableManager(
+            store=store,
             clock=self.clock,
             seed_source=(lambda: fixed) if fixed is not None else None,
             burn_window_seconds=1,

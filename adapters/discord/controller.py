@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine.rules import PRESET_NAMES
-from bot.i18n import preset_name, t
+from bot.i18n import has_text, preset_name, t
 from bot.table import (
     Act,
     Actor,
@@ -79,7 +79,7 @@ def custom_id_of(interaction: discord.Interaction[Any]) -> str:
 def discord_reply_text(reply: Reply, lang: str) -> str:
     """The manager's reply, in the Discord wording where the generic one names other commands."""
     own = f"dc_{reply.key}"
-    if t(own, lang) != own:
+    if has_text(own, lang):
         reply = Reply(reply.ok, own, reply.params)
     return reply_text(reply, lang)
 

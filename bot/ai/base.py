@@ -7,12 +7,15 @@ state into (view, legal list) and checks the policy's answer against that list.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from enum import StrEnum
 from typing import Protocol
 
 from ..engine.actions import Action, ActionKind
+from ..engine.cards import EMPTY
 from ..engine.game import legal_actions
 from ..engine.state import HandState, Phase
 from ..engine.views import SeatView, seat_view
@@ -47,6 +50,23 @@ class Policy(Protocol):
     ) -> Action | None: ...
 
 
+class SearchingPolicy(Protocol):
+    """A policy that searches: besides the view it gets the public table as a HandState
+    with every other hand emptied (``masked_state``), so it can deal the hidden cards
+    itself. It never receives another seat's cards."""
+
+    def choose_searching(
+        self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None: ...
+
+
+def masked_state(state: HandState, seat: int) -> HandState:
+    """The table as ``seat`` sees it: every other hand emptied (only counts are public)."""
+    return state._replace(
+        hands=tuple(h if s == seat else EMPTY for s, h in enumerate(state.hands, 1))
+    )
+
+
 def options(state: HandState, seat: int) -> list[Action]:
     """The seat's legal actions without ASK_COUNT (free at any time, never a decision)."""
     return [a for a in legal_actions(state, seat) if a.kind is not ActionKind.ASK_COUNT]
@@ -77,7 +97,14 @@ def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> A
     legal = options(state, seat)
     if not legal:
         return None
-    choice = policy.choose(seat_view(state, seat), legal, rng)
+    view = seat_view(state, seat)
+    # A getattr, not isinstance on the Protocol: that check costs more than a decision.
+    search = getattr(policy, "choose_searching", None)
+    choice: Action | None
+    if search is not None:
+        choice = search(view, masked_state(state, seat), legal, rng)
+    else:
+        choice = policy.choose(view, legal, rng)
     if choice is None:
         if is_mandatory(legal):
             raise PolicyError(f"{type(policy).__name__} declined a turn of seat {seat}")
@@ -85,3 +112,17 @@ def decide(state: HandState, seat: int, policy: Policy, rng: random.Random) -> A
     if choice not in legal:
         raise PolicyError(f"{type(policy).__name__} chose {choice!r}, not legal for seat {seat}")
     return choice
+
+
+async def decide_async(
+    state: HandState,
+    seat: int,
+    policy: Policy,
+    rng: random.Random,
+    executor: Executor | None = None,
+) -> Action | None:
+    """``decide`` in a worker thread (or ``executor``), so a searching policy — the expert
+    takes up to its time budget — never blocks the event loop. Policies keep no state
+    between calls and states are immutable, so concurrent calls are safe."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor, decide, state, seat, policy, rng)

@@ -1,6 +1,6 @@
 """The pure 够级 rules engine (standard library only): cards, plays, rules, hand state."""
 
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts, Rank, fmt, parse
 from .errors import ErrorCode, GoujiError, IllegalAction, RulesError
 from .events import Event, EventKind
@@ -31,6 +31,7 @@ __all__ = [
     "GoujiError",
     "HandResult",
     "HandState",
+    "HuiRanks",
     "IllegalAction",
     "OptionGroup",
     "Phase",

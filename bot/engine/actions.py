@@ -21,6 +21,16 @@ class ActionKind(StrEnum):
     DECLARE_POINT = "declare_point"
     RETURN_TRIBUTE = "return_tribute"
     WAIVE = "waive"
+    HUI = "hui"  # 烩牌: the leader sets the 3s (and/or 4s) of every hand aside
+    CHONGDIAN = "chongdian"  # 冲点: the revolter plays three pure 够级牌 instead of sitting out
+
+
+class HuiRanks(StrEnum):
+    """Which ranks a 烩 sets aside (RULES §10): 3s, 4s or both."""
+
+    THREES = "3"
+    FOURS = "4"
+    BOTH = "34"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +39,19 @@ class Action:
     cards: Counts | None = None
     target: int | None = None
     pre: bool = False
+    ranks: HuiRanks | None = None  # only for HUI
 
     @staticmethod
     def play(p: Play) -> Action:
         return Action(ActionKind.PLAY, p.counts())
+
+    @staticmethod
+    def hui(ranks: HuiRanks) -> Action:
+        return Action(ActionKind.HUI, ranks=ranks)
+
+    @staticmethod
+    def chongdian() -> Action:
+        return Action(ActionKind.CHONGDIAN)
 
     @staticmethod
     def burn(p: Play) -> Action:
@@ -46,6 +65,8 @@ class Action:
             out["target"] = self.target
         if self.pre:
             out["pre"] = True
+        if self.ranks is not None:
+            out["ranks"] = self.ranks.value
         return out
 
     @staticmethod
@@ -60,6 +81,12 @@ class Action:
         if kind in (ActionKind.PLAY, ActionKind.BURN, ActionKind.RETURN_TRIBUTE) and counts is None:
             raise IllegalAction(ErrorCode.EMPTY_PLAY)
         target = obj.get("target")
-        if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+        if target is not None and type(target) is not int:
             raise IllegalAction(ErrorCode.BAD_TARGET, target=target)
-        return Action(kind, counts, target, bool(obj.get("pre", False)))
+        ranks = None
+        if kind is ActionKind.HUI:
+            try:
+                ranks = HuiRanks(str(obj.get("ranks")))
+            except ValueError:
+                raise IllegalAction(ErrorCode.HUI_NOT_ALLOWED, ranks=obj.get("ranks")) from None
+        return Action(kind, counts, target, obj.get("pre", False) is True, ranks)

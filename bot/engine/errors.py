@@ -38,6 +38,9 @@ class ErrorCode(StrEnum):
     REVOLT_NOT_ALLOWED = "revolt_not_allowed"
     DECLARE_NOT_ALLOWED = "declare_not_allowed"
     WAIVE_NOT_ALLOWED = "waive_not_allowed"
+    HUI_NOT_ALLOWED = "hui_not_allowed"
+    CHONGDIAN_NOT_ALLOWED = "chongdian_not_allowed"
+    CHONGDIAN_NEEDS_PURE = "chongdian_needs_pure"
     COUNT_REFUSED = "count_refused"
     RETURN_NOT_OWED = "return_not_owed"
     RETURN_COUNT = "return_count"
@@ -45,6 +48,7 @@ class ErrorCode(StrEnum):
     BAD_SWITCH_VALUE = "bad_switch_value"
     UNKNOWN_PRESET = "unknown_preset"
     BAD_SCENARIO = "bad_scenario"
+    BAD_STREAKS = "bad_streaks"
 
 
 class GoujiError(Exception):

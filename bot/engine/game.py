@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import cards as C
-from .actions import Action, ActionKind
+from . import chongdian
+from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
@@ -21,12 +22,25 @@ from .queries import (
     constraints,
     count_answer,
     declare_error,
+    hui_error,
     is_lead,
     rang_error,
     revolt_error,
 )
 from .rules import Rules
-from .state import SEATS, HandState, Phase, SeatStatus, Tribute, down
+from .state import (
+    NO_STREAKS,
+    SEATS,
+    STREAK_EXEMPT,
+    HandState,
+    Phase,
+    SeatStatus,
+    Tribute,
+    check_seat,
+    down,
+    is_seat,
+    opp,
+)
 from .transition import Transition
 
 __all__ = [
@@ -67,19 +81,24 @@ def new_hand(
     leader: int | None = None,
     owed: Sequence[Tribute] = (),
     pre_points: Iterable[int] = (),
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     """Deal a hand from ``seed``; give the tributes ``owed`` by the previous hand.
 
-    ``pre_points`` are seats that declared 预点 before the deal.
+    ``pre_points`` are seats that declared 预点 before the deal; ``streaks`` are the seats'
+    点 streaks carried from the previous hand of the match (its ``result.streaks``).
     """
     if leader is None:
         leader = first_leader(seed)
+    _check_setup(leader, owed, pre_points, streaks)
     deck = C.full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
     hands = C.deal(deck, random.Random(seed), leader)
     events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
     events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
-    return _setup(rules, hands, leader, owed if rules.tribute else (), True, declarations, events)
+    declarations = _pre_points(rules, pre_points, streaks)
+    return _setup(
+        rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
+    )
 
 
 def from_hands(
@@ -89,10 +108,42 @@ def from_hands(
     owed: Sequence[Tribute] = (),
     buy: bool = False,
     pre_points: Iterable[int] = (),
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     """A hand from fixed hands (scenarios): tributes ``owed`` are given; 买3 only if ``buy``."""
-    declarations = tuple((s, "yudian") for s in sorted(set(pre_points))) if rules.dadian else ()
-    return _setup(rules, tuple(hands), leader, owed, buy, declarations, [])
+    _check_setup(leader, owed, pre_points, streaks)
+    declarations = _pre_points(rules, pre_points, streaks)
+    return _setup(rules, tuple(hands), leader, owed, buy, declarations, [], streaks)
+
+
+def _pre_points(
+    rules: Rules, pre_points: Iterable[int], streaks: Sequence[int]
+) -> tuple[tuple[int, str], ...]:
+    """预点 declared before the deal; refused like ``declare_point`` where it is not allowed."""
+    seats = sorted(set(pre_points))
+    if seats and not (rules.dadian and rules.point_bets):
+        raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED)
+    for s in seats:
+        if rules.point_streak and streaks[opp(s) - 1] >= STREAK_EXEMPT:
+            raise IllegalAction(ErrorCode.DECLARE_NOT_ALLOWED, seat=s)  # 毕业: exempt
+    return tuple((s, "yudian") for s in seats)
+
+
+def _check_setup(
+    leader: object, owed: Sequence[Tribute], pre_points: Iterable[int], streaks: Sequence[int]
+) -> None:
+    """Seats are ints 1..6 everywhere (issue 9: ``1.0`` or ``True`` is refused, not used)."""
+    if not is_seat(leader):
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=leader)
+    for t in owed:
+        for s in (t.giver, t.receiver):
+            if not is_seat(s):
+                raise IllegalAction(ErrorCode.BAD_SEAT, seat=s)
+    for s in pre_points:
+        if not is_seat(s):
+            raise IllegalAction(ErrorCode.BAD_SEAT, seat=s)
+    if len(streaks) != 6 or not all(type(n) is int and 0 <= n <= STREAK_EXEMPT for n in streaks):
+        raise IllegalAction(ErrorCode.BAD_STREAKS, streaks=tuple(streaks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +185,7 @@ def _setup(
     buy: bool,
     declarations: tuple[tuple[int, str], ...],
     events: list[Event],
+    streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:
     state = HandState(
         rules=rules,
@@ -142,7 +194,8 @@ def _setup(
         status=(SeatStatus.PLAYING,) * 6,
         leader=leader,
         declarations=declarations,
-        buy_after_returns=buy,
+        buy_pending=buy,
+        streaks=tuple(streaks),
     )
     w = Transition(state)
     w.events = events
@@ -157,8 +210,18 @@ def _setup(
 
 def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
+    check_seat(seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    if state.buy_pending:
+        # 买3 runs before the first play (RULES §10): answer for the hands after it.
+        w = Transition(state)
+        w.run_buy()
+        state = w.view()
+        if state.to_act != seat:
+            return []
+    if chongdian.in_progress(state):
+        return chongdian.legal_plays(state, seat)
     if state.lead_pending:
         state = _after_trick(state)
         if state.to_act != seat:
@@ -179,6 +242,7 @@ def _after_trick(state: HandState) -> HandState:
 
 
 def legal_burns(state: HandState, seat: int) -> list[Play]:
+    check_seat(seat)
     if state.phase is not Phase.PLAY or not state.is_active(seat) or burn_error(state, seat):
         return []
     assert state.top_play is not None
@@ -187,7 +251,8 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action the engine accepts from ``seat`` now (the expanded form)."""
-    if state.over or seat not in SEATS:
+    check_seat(seat)
+    if state.over:
         return []
     out: list[Action] = []
     if state.phase is Phase.RETURN_TRIBUTE:
@@ -198,7 +263,11 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         if state.rules.count_rule != "never":
             out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
         return out
-    if state.is_active(seat):
+    if chongdian.in_progress(state):
+        out += [Action.play(p) for p in legal_plays(state, seat)]
+        if state.to_act == seat and state.top_play is not None:
+            out.append(Action(ActionKind.PASS))
+    elif state.is_active(seat):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and not is_lead(state):
             out.append(Action(ActionKind.PASS))
@@ -212,6 +281,9 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
             out.append(Action(ActionKind.DECLARE_POINT, pre=True))
         if state.gousi_left[seat - 1] > 0:
             out.append(Action(ActionKind.WAIVE))
+        out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+    elif chongdian.chongdian_error(state, seat) is None:
+        out.append(Action.chongdian())
     if state.rules.count_rule != "never":
         out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
     return out
@@ -246,8 +318,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.HAND_OVER)
     if not isinstance(action.kind, ActionKind):
         raise IllegalAction(ErrorCode.UNKNOWN_ACTION, action=str(action.kind))
-    if isinstance(seat, bool) or seat not in SEATS:
-        raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
+    check_seat(seat)
     kind = action.kind
     if kind is ActionKind.ASK_COUNT:
         return _ask_count(state, seat, action.target)
@@ -255,9 +326,14 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.WRONG_PHASE, phase=state.phase.value)
     if kind is ActionKind.RETURN_TRIBUTE:
         return _return_tribute(state, seat, action)
+    if kind is ActionKind.CHONGDIAN or chongdian.in_progress(state):
+        return _chongdian(state, seat, action)
     if not state.is_active(seat):
         raise IllegalAction(ErrorCode.SEAT_OUT, seat=seat)
     w = Transition(state)
+    if state.buy_pending and kind not in _DECLARATIONS:
+        w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
+        state = w.view()  # the action is checked against the hands after it
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -270,11 +346,43 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         w.do_revolt(seat)
     elif kind is ActionKind.DECLARE_POINT:
         w.do_declare(seat, action.pre)
+    elif kind is ActionKind.HUI:
+        w.do_hui(seat, action.ranks)
     elif kind is ActionKind.WAIVE:
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
         w.set_gousi(seat, 0)
         w.emit(EventKind.WAIVED, seat)
+    return w.freeze(), w.events
+
+
+_DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})
+# What the other actions are refused with while a 冲点 lasts (only its two seats play).
+_DURING_CHONGDIAN = {
+    ActionKind.BURN: ErrorCode.BURN_NOT_ALLOWED,
+    ActionKind.RANG: ErrorCode.RANG_NOT_ALLOWED,
+    ActionKind.REVOLT: ErrorCode.REVOLT_NOT_ALLOWED,
+    ActionKind.DECLARE_POINT: ErrorCode.DECLARE_NOT_ALLOWED,
+    ActionKind.HUI: ErrorCode.HUI_NOT_ALLOWED,
+    ActionKind.CHONGDIAN: ErrorCode.CHONGDIAN_NOT_ALLOWED,
+    ActionKind.WAIVE: ErrorCode.WAIVE_NOT_ALLOWED,
+}
+
+
+def _chongdian(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    """冲点: its declaration, then the plays and passes of the revolter and its opposite."""
+    kind = action.kind
+    w = Transition(state)
+    if kind is ActionKind.CHONGDIAN and state.chong is None:
+        if state.buy_pending:
+            w.run_buy()  # 买3 comes after the 革命 declarations
+        chongdian.start(w, seat)
+    elif kind in _DURING_CHONGDIAN:
+        raise IllegalAction(_DURING_CHONGDIAN[kind])
+    elif kind is ActionKind.PLAY:
+        chongdian.act(w, seat, _play_of(state, seat, action))
+    else:
+        chongdian.act(w, seat, None)
     return w.freeze(), w.events
 
 
@@ -290,13 +398,16 @@ def _play_of(state: HandState, seat: int, action: Action) -> Play:
 def _ask_count(state: HandState, seat: int, target: int | None) -> tuple[HandState, list[Event]]:
     if state.rules.count_rule == "never":
         raise IllegalAction(ErrorCode.COUNT_REFUSED)
-    if target is None or isinstance(target, bool) or target not in SEATS:
+    if not is_seat(target):
         raise IllegalAction(ErrorCode.BAD_TARGET, target=target)
+    assert target is not None
     answer, n = count_answer(state, target)
     return state, [ev(EventKind.COUNT, seat, target=target, answer=answer, count=n)]
 
 
 def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    if action.target is not None and not is_seat(action.target):
+        raise IllegalAction(ErrorCode.BAD_TARGET, target=action.target)
     owed = [(i, r) for i, r in enumerate(state.pending_returns) if r[0] == seat]
     if action.target is not None:
         owed = [(i, r) for i, r in owed if r[1] == action.target]

@@ -1,10 +1,10 @@
 """What a finished hand passes to the next hand of the same match (RULES.md §10, §13).
 
 A match is a run of hands at one table. Between two hands it carries: the tributes the
-last hand owes (given from the next deal), who leads next (switch ``next_leader``; after a
-voided hand the same leader deals again), each seat's 点 streak (switch ``point_streak``)
-and the running team totals. ``carry_over`` is pure, so the referee and the table manager
-compute the same thing.
+last hand owes (given from the next deal), who leads next (switch ``next_leader``), each
+seat's 点 streak (switch ``point_streak``) and the running team totals. After a voided hand
+the same leader deals again and the same tributes are owed. ``carry_over`` is pure, so the
+referee and the table manager compute the same thing.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .game import next_leader
-from .state import SEATS, HandState, Tribute, team_key
-
-STREAK_CYCLE = 4  # 1, 2, 3 cards, then the 4th hand of a streak is exempt (毕业)
+from .state import NO_STREAKS, HandState, Tribute, team_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +21,7 @@ class MatchCarry:
 
     leader: int | None = None  # leads the next hand; None: drawn from the first deal's seed
     owed: tuple[Tribute, ...] = ()  # tributes the next deal gives
-    streaks: tuple[int, ...] = (0,) * 6  # per seat: hands in a row it failed to open (0..3)
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks per seat, as new_hand takes them
     scores: tuple[int, int] = (0, 0)  # running totals of team 1-3-5 and team 2-4-6
     hands: int = 0  # hands finished (a voided hand does not count)
     deals: int = 0  # hands dealt, voided ones included
@@ -32,43 +30,25 @@ class MatchCarry:
         return {"135": self.scores[0], "246": self.scores[1]}
 
 
-def _next_streak(prev: int, failed: bool) -> int:
-    if prev >= STREAK_CYCLE - 1:
-        return 0  # the exempt hand closes the cycle, whatever happened in it
-    return prev + 1 if failed else 0
-
-
-def streaks_after(carry: MatchCarry, finished: HandState) -> tuple[int, ...]:
-    """点 streaks after ``finished`` (RULES.md §10 "点 streak").
-
-    Only with ``point_streak`` and 打点 on. A seat that did not open (a revolter included)
-    extends its streak, opening resets it, the 4th hand of a streak is exempt and restarts
-    the cycle, and a voided hand changes nothing.
-    """
-    rules = finished.rules
-    if not (getattr(rules, "point_streak", False) and rules.dadian):
-        return (0,) * 6
-    res = finished.result
-    if res is None or res.voided:
-        return carry.streaks
-    return tuple(_next_streak(carry.streaks[s - 1], s not in finished.opened) for s in SEATS)
-
-
 def carry_over(carry: MatchCarry, finished: HandState) -> MatchCarry:
     """The match after ``finished`` (which must be over or voided)."""
     res = finished.result
     if res is None:
         raise ValueError("carry_over needs a finished hand")
-    streaks = streaks_after(carry, finished)
     if res.voided:
-        # Redeal: the same leader, nothing owed (the voided deal's tributes were given
-        # with it and are not given again), no score.
-        return MatchCarry(finished.leader, (), streaks, carry.scores, carry.hands, carry.deals + 1)
+        # A voided hand neither extends nor breaks a 点 streak (RULES §10).
+        streaks = carry.streaks
+        # Redeal: the voided deal never counted. The same leader, the same tributes owed
+        # (given again from the new cards), no score (docs/rules.md).
+        return MatchCarry(
+            finished.leader, carry.owed, streaks, carry.scores, carry.hands, carry.deals + 1
+        )
+    # The engine counts the streaks as it judges the hand (``HandResult.streaks``).
     scores = (carry.scores[0] + res.team_scores[0], carry.scores[1] + res.team_scores[1])
     return MatchCarry(
         leader=next_leader(finished),
         owed=res.tributes if finished.rules.tribute else (),
-        streaks=streaks,
+        streaks=res.streaks,
         scores=scores,
         hands=carry.hands + 1,
         deals=carry.deals + 1,

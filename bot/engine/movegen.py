@@ -46,8 +46,8 @@ def gen_leads(hand: Sequence[int], rules: Rules, cons: Constraints = FREE) -> li
     if rules.bie_san and hand[0] == total:
         return [Play(3, total)]
     if cons.fours == "must" and hand[1]:
-        p = Play(4, hand[1])
-        return [p] if not cons.need_joker or p.size == total else []
+        # Forced by 点四, so allowed even to a burner (RULES §8: 4s are always plain).
+        return [Play(4, hand[1])]
     twos, small, big = hand[I_TWO], hand[I_SMALL], hand[I_BIG]
     tq = twos if rules.tie_qian else 0
     js = _joker_pairs(small, big)
@@ -125,11 +125,11 @@ def gen_answers(
                 cands.extend([_new(Play, (base, n, t, s, b)) for s, b in pairs])
     else:
         if rules.kill_two_big or rules.kill_three_small:
-            parts = (
-                [(JOKERS_BASE, 0, 0)]
-                if not t_others
-                else _others_parts(hand, t_others, above, rules, cons)
-            )
+            # The answer's other cards: plain cards, with spare jokers standing in for
+            # the rest (RULES §5), so every plain part from none up to the top's count.
+            parts = [(JOKERS_BASE, 0, 0)]
+            for n_plain in range(1, t_others + 1):
+                parts += _others_parts(hand, n_plain, above, rules, cons)
             for s, b in _joker_pairs(small, big):
                 if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):
                     continue

@@ -13,7 +13,7 @@ TWOS_BASE = 15  # a play of 2s alone
 JOKERS_BASE = 0  # a play of jokers alone
 
 # Lowest size at which each base rank is a 够级牌 (ranks 3–9 never are without a joker).
-_GOUJI_MIN = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
+GOUJI_MIN = {10: 5, 11: 4, 12: 3, 13: 2, 14: 2}
 
 
 class Play(NamedTuple):
@@ -100,30 +100,11 @@ def _higher_others(a: Play, t: Play) -> bool:
 def beats(a: Play, t: Play, rules: Rules) -> bool:
     """Whether answer ``a`` beats ``t``, the play on top (RULES §5)."""
     t_small, t_big = effective_jokers(t, rules)
-    a_small, a_big = effective_jokers(a, rules)
     if t_big:
-        same_others = a.n + a.twos == t.n + t.twos
-        if rules.kill_two_big and a_big >= 2 * t_big and same_others and _higher_others(a, t):
-            return True
-        if (
-            rules.kill_three_small
-            and not a_big
-            and a_small >= 3 * t_big
-            and same_others
-            and _higher_others(a, t)
-        ):
-            return True
-        return bool(
-            rules.kill_three_twos
-            and t.n + t.twos == 0
-            and not t_small
-            and a.base == TWOS_BASE
-            and not a.small
-            and not a.big
-            and a.n >= 3 * t_big
-        )
+        return kills(a, t, t_big, rules)
     if a.n + a.twos + a.small + a.big != t.n + t.twos + t.small + t.big:
         return False
+    a_small, a_big = effective_jokers(a, rules)
     if t_small:
         enough = a_big >= t_small or (
             rules.small_joker_beaten_by == "more_jokers" and a_small + a_big > t_small
@@ -134,13 +115,41 @@ def beats(a: Play, t: Play, rules: Rules) -> bool:
     return _higher_others(a, t)
 
 
+def kills(a: Play, t: Play, k: int, rules: Rules) -> bool:
+    """Whether ``a`` kills ``t``, a play with ``k`` big jokers (the kill switches of §5).
+
+    "2k"/"3k" mean at least; jokers beyond those the kill needs may stand as the answer's
+    other cards (each above every plain rank), which must match the top's other cards in
+    number and rank higher. One answer uses one kind of kill. The top's small jokers add
+    nothing to ``k`` and are not other cards.
+    """
+    a_small, a_big = effective_jokers(a, rules)
+    plain = a.n + a.twos  # the answer's non-joker cards
+    need = t.n + t.twos  # the top's other cards
+    stand_ins = need - plain  # jokers that must stand as other cards
+    higher = stand_ins >= 0 and (plain == 0 or a.base > t.base)
+    if rules.kill_two_big and higher and a_big >= 2 * k and a_small + a_big - 2 * k >= stand_ins:
+        return True
+    if rules.kill_three_small and higher and not a_big and a_small - 3 * k >= stand_ins:
+        return True
+    return bool(
+        rules.kill_three_twos
+        and need == 0
+        and not effective_jokers(t, rules)[0]
+        and a.base == TWOS_BASE
+        and not a.small
+        and not a.big
+        and a.n >= 3 * k
+    )
+
+
 def is_gouji(p: Play, rules: Rules) -> bool:
     """够级牌 (RULES §6): any joker, or a high enough base rank and size."""
     if p.small or p.big:
         return True
     if p.base == TWOS_BASE:
         return p.n >= rules.gouji_twos
-    need = _GOUJI_MIN.get(p.base)
+    need = GOUJI_MIN.get(p.base)
     return need is not None and p.n + p.twos >= need
 
 
@@ -148,7 +157,7 @@ def is_pure_gouji(p: Play) -> bool:
     """纯够级: no jokers, no added 2s, base 10..A, and a 够级牌."""
     if p.small or p.big or p.twos:
         return False
-    need = _GOUJI_MIN.get(p.base)
+    need = GOUJI_MIN.get(p.base)
     return need is not None and p.n >= need
 
 

@@ -5,10 +5,16 @@ Shared by the public queries in ``game`` and the transitions in ``transition``.
 
 from __future__ import annotations
 
+from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO
 from .errors import ErrorCode
 from .movegen import Constraints, FoursMode
-from .state import HandState, SeatStatus, opp, up
+from .state import STREAK_EXEMPT, HandState, SeatStatus, opp, up
+
+_HUI_RANKS: dict[str, tuple[HuiRanks, ...]] = {
+    "threes": (HuiRanks.THREES,),
+    "threes_fours": (HuiRanks.THREES, HuiRanks.FOURS, HuiRanks.BOTH),
+}
 
 
 def constraints(state: HandState, seat: int) -> Constraints:
@@ -80,17 +86,38 @@ def revolt_error(state: HandState, seat: int) -> ErrorCode | None:
         return ErrorCode.REVOLT_NOT_ALLOWED
     if r.revolution == "no_hua_qian_34" and (h[I_THREE] or h[I_FOUR]):
         return ErrorCode.REVOLT_NOT_ALLOWED
+    if r.bie_san and h[I_THREE]:
+        # 《大纲》 第二十六条(二): under 憋三 "无3且大花、小花、钱全无时，可允许其革命".
+        return ErrorCode.REVOLT_NOT_ALLOWED
     return None
 
 
 def declare_error(state: HandState, seat: int) -> ErrorCode | None:
     if (
         not state.rules.dadian
+        or not state.rules.point_bets
         or state.started
         or any(d == seat for d, _ in state.declarations)
         or not state.is_active(opp(seat))
+        or (state.rules.point_streak and state.streaks[opp(seat) - 1] >= STREAK_EXEMPT)
     ):
         return ErrorCode.DECLARE_NOT_ALLOWED
+    return None
+
+
+def hui_error(state: HandState, seat: int, ranks: HuiRanks | None) -> ErrorCode | None:
+    """Why the seat may not 烩 those ranks now (RULES §10 烩牌)."""
+    r = state.rules
+    allowed = _HUI_RANKS.get(r.hui, ())
+    if (
+        ranks not in allowed
+        or r.bie_san
+        or state.started
+        or state.hui is not None
+        or state.top_play is not None
+        or seat != state.to_act
+    ):
+        return ErrorCode.HUI_NOT_ALLOWED
     return None
 
 

@@ -9,7 +9,6 @@ with code 2; nothing is replayed.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ from .scenario import (
     hand_field,
     parse_scenario,
 )
-from .schedule import BurnDeclaration, resolve_burns
+from .schedule import BurnDeclaration, BurnOutcome, resolve_burns
 from .state import HandState
 
 EXIT_OK = 0
@@ -60,27 +59,24 @@ def _burn_window(
 ) -> tuple[HandState, dict[str, Any]]:
     """``burn_window``: every declaration of one window, resolved by the engine (§8)."""
     declared: list[BurnDeclaration] = []
-    refused: dict[int, IllegalAction] = {}  # index in spec.declared -> notation refusal
-    for j, d in enumerate(spec.declared):
+    outcomes: list[BurnOutcome | None] = []  # None: resolved by the engine below
+    for d in spec.declared:
         try:
             declared.append(BurnDeclaration(d.seat, parse(d.cards)))
+            outcomes.append(None)
         except IllegalAction as err:
-            refused[j] = err
+            outcomes.append(BurnOutcome(d.seat, err.code, tuple(err.params.items())))
     result = resolve_burns(state, declared)
-    outcomes = iter(result.outcomes)
-    results: list[dict[str, Any]] = []
-    for j, d in enumerate(spec.declared):
-        if j in refused:
-            results.append({"seat": d.seat, "ok": False, "error": refused[j].code.value})
-        else:
-            results.append(next(outcomes).to_json())
+    resolved = iter(result.outcomes)
+    done = [o if o is not None else next(resolved) for o in outcomes]
     line: dict[str, Any] = {"i": i, "ok": result.any_burned, "events": _events(result.events)}
     if not result.any_burned:
         # The window changed nothing: the refusal of the first declaration stands for it.
-        code = str(results[0]["error"])
-        line["error"] = code
-        line["message"] = error_text(code, {}, lang)
-    line["results"] = results
+        first = done[0]
+        assert first.error is not None
+        line["error"] = first.error.value
+        line["message"] = error_text(first.error.value, dict(first.params), lang)
+    line["results"] = [o.to_json() for o in done]
     return result.state, line
 
 
@@ -97,16 +93,17 @@ def _step(
     return state, {"i": i, "ok": True, "events": _events(events)}
 
 
-def _setup(sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry) -> HandState:
+def _setup(
+    sc: Scenario, k: int, spec: HandSpec, carry: MatchCarry
+) -> tuple[HandState, list[Event]]:
     assert carry.leader is not None
     hands = [parse(h) for h in spec.hands]
     extra: dict[str, Any] = {}
     if k == 0 and sc.pre_points:
         extra["pre_points"] = sc.pre_points
-    if "streaks" in inspect.signature(from_hands).parameters:
-        extra["streaks"] = carry.streaks
-    state, _ = from_hands(sc.rules, hands, carry.leader, carry.owed, spec.buy_three, **extra)
-    return state
+    return from_hands(
+        sc.rules, hands, carry.leader, carry.owed, spec.buy_three, streaks=carry.streaks, **extra
+    )
 
 
 def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
@@ -123,7 +120,7 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
             raise ScenarioError(
                 hand_field(k, "leader"), Problem.LEADER_DIFFERS, want=carry.leader, got=spec.leader
             )
-        state = _setup(sc, k, spec, carry)
+        state, _ = _setup(sc, k, spec, carry)
         for i, action in enumerate(spec.actions):
             state, line = _step(state, i, action, lang)
             out.append({"i": i, "hand": k, **line} if k else line)
@@ -140,6 +137,11 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
 def run_scenario(scenario: Any, lang: str = "zh") -> list[dict[str, Any]]:
     """The referee's output lines for a decoded scenario (raises ScenarioError)."""
     return run(parse_scenario(scenario), lang)
+
+
+def scenario_error_line(err: ScenarioError, lang: str = "zh") -> dict[str, Any]:
+    """The one line a malformed file gets: the code, the field, and a localized message."""
+    return {"error": err.code.value, "field": err.field, "message": err.text(lang)}
 
 
 def _print(obj: dict[str, Any]) -> None:
@@ -160,14 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         lines = run_scenario(decode(data), args.lang)
     except ScenarioError as err:
-        _print(err.to_json(args.lang))
+        _print(scenario_error_line(err, args.lang))
         return EXIT_BAD_SCENARIO
     except GoujiError as err:
         msg = error_text(err.code.value, err.params, args.lang)
         _print({"error": err.code.value, "field": "(scenario)", "message": msg})
         return EXIT_BAD_SCENARIO
     except RecursionError:
-        _print(ScenarioError("(file)", Problem.TOO_DEEP).to_json(args.lang))
+        _print(scenario_error_line(ScenarioError("(file)", Problem.TOO_DEEP), args.lang))
         return EXIT_BAD_SCENARIO
     except Exception as exc:  # a fault in the engine: still one line, never a traceback
         _print({"error": "internal_error", "message": type(exc).__name__})
@@ -181,4 +183,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["ErrorCode", "main", "run", "run_scenario"]
+__all__ = ["ErrorCode", "main", "run", "run_scenario", "scenario_error_line"]

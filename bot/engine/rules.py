@@ -10,6 +10,10 @@ from .errors import ErrorCode, RulesError
 
 TRIBUTE_KINDS = ("men", "burn", "point", "luo")
 
+# Stored settings written before rules v2 used a boolean `tribute_return`; a stored True
+# could only have been the default ("returns on"), so it becomes today's default.
+LEGACY_VALUES: dict[str, dict[Any, Any]] = {"tribute_return": {True: "luo", False: "none"}}
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -34,14 +38,23 @@ class Rules:
     burn_priority: str = "team"
     burn_success: str = "out"
     burn_requires_kaidian: bool = False
+    failed_burn_opens_opposite: bool = False
+    counter_burn_double: bool = False
     # §10 before play
     next_leader: str = "loser"
     revolution: str = "no_hua_qian"
+    revolt_opposite_opens: str = "three_plays"
+    chongdian: bool = False
+    hui: str = "off"
     tribute: bool = True
     sweep_tribute: str = "opposite"
     tribute_without_legal: str = "skip"
-    tribute_return: bool = True
+    tribute_return: str = "luo"
     tribute_order: tuple[str, ...] = TRIBUTE_KINDS
+    point_bets: bool = True
+    point_bet_fail_double: bool = False
+    point_bet_success: str = "opposite_not_opened"
+    point_streak: bool = False
     # §11
     dadian: bool = False
     kaidian_twos: str = "never"
@@ -56,7 +69,7 @@ class Rules:
     # §13 scoring
     score_table: tuple[int, ...] = (4, 2, 0, 0, -2, -4)
     sweep_multiplier: int = 2
-    positive_only: bool = False
+    positive_only: bool = True
     scoring: str = "standard"
     # table pace: seconds a move (0 = the group's own timer)
     move_seconds: int = 0
@@ -79,6 +92,10 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "burn_success": ("out", "first_trick"),
     "next_leader": ("loser", "rotate"),
     "revolution": ("off", "no_hua_qian", "no_hua_qian_34"),
+    "revolt_opposite_opens": ("three_plays", "auto"),
+    "hui": ("off", "threes", "threes_fours"),
+    "tribute_return": ("luo", "all", "none"),
+    "point_bet_success": ("opposite_not_opened", "both"),
     "sweep_tribute": ("opposite", "redeal"),
     "tribute_without_legal": ("skip", "highest_card"),
     "kaidian_twos": ("never", "pair", "single"),
@@ -108,6 +125,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "men_is_last": True,
         "see_team_after_out": True,
         "burn_priority": "order",
+        "positive_only": False,
+        "revolt_opposite_opens": "auto",
+        "point_bet_success": "both",
     },
     "weifang": {
         "bie_san": True,
@@ -116,6 +136,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "count_rule": "always",
         "men_is_last": True,
         "burn_priority": "order",
+        "positive_only": False,
+        "revolt_opposite_opens": "auto",
     },
     "dazhong": {
         "remove_threes": 10,
@@ -128,6 +150,10 @@ PRESETS: dict[str, dict[str, Any]] = {
         "men_is_last": True,
         "see_team_after_out": True,
         "burn_priority": "order",
+        "positive_only": False,
+        "revolt_opposite_opens": "auto",
+        "point_bet_success": "both",
+        "chongdian": True,
     },
     "match": {
         "bie_san": True,
@@ -142,6 +168,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "kaidian_plays": "no_big_joker",
         "burn_success": "first_trick",
         "move_seconds": 30,
+        "next_leader": "rotate",
+        "failed_burn_opens_opposite": True,
+        "point_bets": False,
     },
 }
 PRESET_NAMES = tuple(PRESETS)
@@ -174,6 +203,19 @@ def choices(name: str) -> tuple[Any, ...]:
     if name in _BOOLS:
         return (True, False)
     return ()
+
+
+def upgrade_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Stored overrides with values of removed switch forms replaced (see LEGACY_VALUES).
+
+    For loading stored settings only: ``make_rules`` itself refuses the old forms.
+    """
+    out = dict(overrides)
+    for name, table in LEGACY_VALUES.items():
+        value = out.get(name)
+        if isinstance(value, bool) and value in table:
+            out[name] = table[value]
+    return out
 
 
 def _validate(name: str, value: Any) -> Any:

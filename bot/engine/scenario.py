@@ -11,7 +11,8 @@ one action (``bad_seat``, ``unknown_action``, ``bad_notation``), and the replay 
 Hand-written rather than JSON Schema: the engine is standard-library only; JSON Schema's
 ``integer`` accepts ``1.0`` (draft 4 on), which is exactly the float seat this must refuse;
 the switch names and values come from ``rules`` at run time; and card notation needs the
-engine's own parser. Each check is one small function so the messages stay one line.
+engine's own parser. Each check is one small function so the messages stay one line; their
+texts are in the catalogue (bot.i18n, context ``scenario``, keyed by ``Problem``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from .cards import parse
 from .errors import ErrorCode, GoujiError, RulesError
-from .rules import PRESET_NAMES, Rules, make_rules
+from .rules import PRESET_NAMES, Rules, allowed_values, make_rules, switch_names
 from .state import SEATS, Tribute
 
 TRIBUTE_KINDS = ("men", "burn", "point", "luo", "sweep", "mingdian", "yudian")
@@ -64,55 +65,10 @@ class Problem(StrEnum):
     TOO_MANY = "too_many"
     NO_SEAT_HERE = "no_seat_here"
     BAD_PRESET = "bad_preset"
+    UNKNOWN_SWITCH = "unknown_switch"
     BAD_SWITCH = "bad_switch"
     LEADER_DIFFERS = "leader_differs"
     HAND_NOT_OVER = "hand_not_over"
-
-
-PROBLEM_TEXT: dict[Problem, tuple[str, str]] = {
-    Problem.NOT_UTF8: ("不是 UTF-8 编码", "is not UTF-8"),
-    Problem.NOT_JSON: ("不是合法的 JSON（{detail}）", "is not valid JSON ({detail})"),
-    Problem.TOO_DEEP: ("嵌套太深", "is nested too deeply"),
-    Problem.NOT_OBJECT: ("应为对象 {{…}}，却是 {got}", "must be an object {{…}}, got {got}"),
-    Problem.NOT_LIST: ("应为列表 […]，却是 {got}", "must be a list […], got {got}"),
-    Problem.NOT_STRING: ("应为字符串，却是 {got}", "must be a string, got {got}"),
-    Problem.NOT_BOOL: ("应为 true 或 false，却是 {got}", "must be true or false, got {got}"),
-    Problem.NOT_SEAT: (
-        "应为座位整数 1..6，却是 {got}",
-        "must be a seat, an integer 1..6, got {got}",
-    ),
-    Problem.NOT_COUNT: (
-        "应为整数 {lo}..{hi}，却是 {got}",
-        "must be an integer {lo}..{hi}, got {got}",
-    ),
-    Problem.NOT_INT: ("应为整数，却是 {got}", "must be an integer, got {got}"),
-    Problem.MISSING: ("缺少此项", "is missing"),
-    Problem.UNKNOWN_KEY: ("不认识此项（可用：{allowed}）", "is not a known key (known: {allowed})"),
-    Problem.SIX_HANDS: ("应正好有六手牌，却有 {got}", "must hold exactly six hands, got {got}"),
-    Problem.BAD_CARDS: ("牌面写法有误：{detail}", "has bad card notation: {detail}"),
-    Problem.BAD_KIND: ("进贡种类应为 {allowed}，却是 {got}", "must be one of {allowed}, got {got}"),
-    Problem.SAME_SEAT: ("进贡双方不能是同一座位", "names the same seat as giver and receiver"),
-    Problem.DUPLICATE: ("座位 {got} 重复", "lists seat {got} twice"),
-    Problem.EMPTY: ("不能为空", "must not be empty"),
-    Problem.TOO_MANY: ("项数超过 {hi}", "has more than {hi} entries"),
-    Problem.NO_SEAT_HERE: (
-        "burn_window 没有 seat（座位写在 declared 里）",
-        "burn_window takes no seat (seats go in declared)",
-    ),
-    Problem.BAD_PRESET: (
-        "没有这个玩法：{got}（可选：{allowed}）",
-        "is not a preset: {got} (choose from {allowed})",
-    ),
-    Problem.BAD_SWITCH: ("{detail}", "{detail}"),
-    Problem.LEADER_DIFFERS: (
-        "先出应为座位 {want}（按规则），文件写的是 {got}",
-        "says seat {got} leads, the rules give seat {want}",
-    ),
-    Problem.HAND_NOT_OVER: (
-        "这一把没有打完，后面还有 next_hands",
-        "did not end, yet next_hands follow",
-    ),
-}
 
 
 class ScenarioError(GoujiError):
@@ -123,20 +79,17 @@ class ScenarioError(GoujiError):
         self.field = field
         self.problem = problem
 
-    def text(self, lang: str = "zh") -> str:
-        zh, en = PROBLEM_TEXT[self.problem]
-        template = en if lang == "en" else zh
-        values = {k: v for k, v in self.params.items() if k not in ("field", "problem")}
-        try:
-            detail = template.format(**values)
-        except (KeyError, IndexError):
-            detail = template
-        if lang == "en":
-            return f"Bad scenario file: {self.field} {detail}"
-        return f"对局文件有误：{self.field} {detail}"
+    def details(self) -> dict[str, Any]:
+        """The parameters of the problem's text (bot.i18n, context ``scenario``)."""
+        return {k: v for k, v in self.params.items() if k not in ("field", "problem")}
 
-    def to_json(self, lang: str = "zh") -> dict[str, Any]:
-        return {"error": self.code.value, "field": self.field, "message": self.text(lang)}
+    def text(self, lang: str = "zh") -> str:
+        """One line: the field and what is wrong with it, in ``lang``."""
+        from ..i18n import error_text
+        from ..i18n.catalogue import text
+
+        detail = text(self.problem.value, lang, "scenario", self.details())
+        return error_text("bad_scenario_field", {"field": self.field, "detail": detail}, lang)
 
 
 # ---------------------------------------------------------------------------------------
@@ -196,13 +149,9 @@ class Scenario:
 # ---------------------------------------------------------------------------------------
 def brief(value: Any) -> str:
     """A short, one-line rendering of a bad value (never the whole of a huge input)."""
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -383,10 +332,9 @@ def _rules(preset: Any, switches: Any) -> Rules:
             isinstance(v, list)
             and not (all(_scalar(x) for x in v) and len({type(x) for x in v}) <= 1)
         ):
+            allowed = allowed_values(key) if key in switch_names() else ""
             raise ScenarioError(
-                f"switches.{key}",
-                Problem.BAD_SWITCH,
-                detail=f"{brief(v)} is not a value of this switch",
+                f"switches.{key}", Problem.BAD_SWITCH, got=brief(v), allowed=allowed
             )
     try:
         return make_rules(name, overrides)
@@ -395,14 +343,11 @@ def _rules(preset: Any, switches: Any) -> Rules:
         where = f"switches.{switch}" if switch else "switches"
         allowed = err.params.get("allowed", "")
         if err.code is ErrorCode.UNKNOWN_SWITCH:
-            detail = f"unknown switch (known: {allowed})"
-        else:
-            detail = f"{brief(err.params.get('value'))} is not allowed ({allowed})"
-        raise ScenarioError(where, Problem.BAD_SWITCH, detail=detail) from None
+            raise ScenarioError(where, Problem.UNKNOWN_SWITCH, allowed=allowed) from None
+        got = brief(err.params.get("value"))
+        raise ScenarioError(where, Problem.BAD_SWITCH, got=got, allowed=allowed) from None
     except (TypeError, ValueError):
-        raise ScenarioError(
-            "switches", Problem.BAD_SWITCH, detail="a value of the wrong type"
-        ) from None
+        raise ScenarioError("switches", Problem.BAD_SWITCH, got="?", allowed="") from None
 
 
 def _hand_spec(obj: Mapping[str, Any], field: str, first: bool) -> HandSpec:

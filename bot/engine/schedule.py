@@ -8,16 +8,17 @@ so self-play, the table manager and any future worker share one loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event
-from .game import apply, legal_burns
-from .queries import declare_error, revolt_error
+from .game import apply, legal_actions, legal_burns
+from .queries import declare_error, hui_error, revolt_error
 from .state import SEATS, HandState, Phase, same_team
 
 __all__ = [
@@ -68,6 +69,7 @@ class BurnOutcome:
 
     seat: int
     error: ErrorCode | None = None
+    params: tuple[tuple[str, Any], ...] = ()  # the refusal's parameters, for its message
 
     @property
     def ok(self) -> bool:
@@ -115,7 +117,7 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
         try:
             apply(state, d.seat, d.action())
         except IllegalAction as err:
-            outcome[d.seat] = BurnOutcome(d.seat, err.code)
+            outcome[d.seat] = BurnOutcome(d.seat, err.code, tuple(err.params.items()))
         else:
             legal.append(d)
     legal.sort(key=lambda d: priority.get(d.seat, len(priority) + d.seat))
@@ -168,27 +170,17 @@ class Decision:
         return {"seat": self.seat, "kind": self.kind.value, "required": self.required}
 
 
-# Pre-play actions: the rules engineer's 烩/冲点 join these when the engine has them.
-PRE_PLAY_KINDS: frozenset[ActionKind] = frozenset(
-    k for k in ActionKind if k.value in ("revolt", "declare_point", "hui", "chongdian")
-)
-
-
-def _pre_play_seats(state: HandState) -> Iterable[int]:
-    """Seats with a legal pre-play action (cheap checks; no play generation)."""
-    extra = PRE_PLAY_KINDS - {ActionKind.REVOLT, ActionKind.DECLARE_POINT}
-    for s in SEATS:
-        if not state.is_active(s):
-            continue
-        simple = revolt_error(state, s) is None or declare_error(state, s) is None
-        if simple or (extra and _has_extra_pre_play(state, s, extra)):
-            yield s
-
-
-def _has_extra_pre_play(state: HandState, seat: int, kinds: frozenset[ActionKind]) -> bool:
-    from .game import legal_actions
-
-    return any(a.kind in kinds for a in legal_actions(state, seat))
+def _pre_play(state: HandState, seat: int) -> bool:
+    """Whether the seat has a pre-play action (cheap checks; no play generation)."""
+    if state.is_active(seat):
+        if revolt_error(state, seat) is None or declare_error(state, seat) is None:
+            return True
+        if any(hui_error(state, seat, r) is None for r in HuiRanks):
+            return True
+    # 冲点 is the revolter's own choice right after its revolt.
+    return seat in state.revolters and any(
+        a.kind is ActionKind.CHONGDIAN for a in legal_actions(state, seat)
+    )
 
 
 def pending_decisions(state: HandState) -> tuple[Decision, ...]:
@@ -214,7 +206,7 @@ def pending_decisions(state: HandState) -> tuple[Decision, ...]:
         return tuple(Decision(s, DecisionKind.RETURN_TRIBUTE, True) for s in seen)
     out: list[Decision] = []
     if not state.started:
-        out += [Decision(s, DecisionKind.PRE_PLAY, False) for s in _pre_play_seats(state)]
+        out += [Decision(s, DecisionKind.PRE_PLAY, False) for s in SEATS if _pre_play(state, s)]
     for s in burn_priority(state):
         if s != state.to_act and legal_burns(state, s):
             out.append(Decision(s, DecisionKind.BURN, False))

@@ -6,11 +6,56 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from .actions import HuiRanks
 from .cards import EMPTY, Counts, fmt
+from .errors import ErrorCode, IllegalAction
 from .plays import Play
 from .rules import Rules
 
 SEATS = (1, 2, 3, 4, 5, 6)
+NO_STREAKS: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+STREAK_EXEMPT = 3  # a seat that failed to open in 3 hands running is exempt in the 4th (毕业)
+
+
+def is_seat(value: object) -> bool:
+    """A seat number: an int 1..6 (never a bool or a float such as 1.0)."""
+    return type(value) is int and 1 <= value <= 6
+
+
+def check_seat(value: object) -> None:
+    """Refuse anything but a seat (issue 9 item 3: ``1.0 in SEATS`` is true, then crashes)."""
+    if not is_seat(value):
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=value)
+
+
+class ChongBeat(StrEnum):
+    """How the opposite met one 冲点 play (RULES §10)."""
+
+    PURE = "pure"  # beaten by a pure 够级牌
+    HUA = "hua"  # beaten otherwise (挂花 or 贴钱)
+    LIVE = "live"  # not beaten
+
+
+@dataclass(frozen=True, slots=True)
+class Chongdian:
+    """A revolter's 冲点: its three plays so far and how each was met."""
+
+    seat: int
+    beats: tuple[ChongBeat, ...] = ()
+
+    @property
+    def in_progress(self) -> bool:
+        return len(self.beats) < 3
+
+    @property
+    def place(self) -> int | None:
+        """The revolter's fixed place once done: 6 (大落) if all three were beaten, else 4."""
+        if self.in_progress:
+            return None
+        return 6 if ChongBeat.LIVE not in self.beats else 4
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "beats": [b.value for b in self.beats], "place": self.place}
 
 
 class Phase(StrEnum):
@@ -32,10 +77,6 @@ class Mark(StrEnum):
 
     PASS = "pass"
     RANG = "rang"
-
-
-PLACE_NAMES_ZH = ("头科", "二科", "三科", "四科", "二落", "大落")
-PLACE_NAMES_EN = ("1st out", "2nd out", "3rd out", "4th out", "5th", "last")
 
 
 def opp(seat: int) -> int:
@@ -79,6 +120,7 @@ class HandResult:
     sweep_team: str | None  # "135" / "246" after 串三户
     tributes: tuple[Tribute, ...]
     voided: bool = False
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks to carry into the next hand
 
     def place_of(self, seat: int) -> int:
         """1-based place (1 = 头科)."""
@@ -123,15 +165,21 @@ class HandState(NamedTuple):
     fours_free: frozenset[int] = frozenset()
     declarations: tuple[tuple[int, str], ...] = ()
     caught: tuple[tuple[int, int], ...] = ()
-    burn_wins: tuple[tuple[int, int], ...] = ()
+    burn_wins: tuple[tuple[int, int, int], ...] = ()  # (burned, burner, 烧贡 cards)
     discarded: Counts = EMPTY
     played: Counts = EMPTY  # every card played this hand (the table and cleared tricks)
     trick_marks: tuple[Play | Mark | None, ...] = (None,) * 6
     started: bool = False
     pending_returns: tuple[tuple[int, int, int], ...] = ()  # (receiver, giver, count)
-    buy_after_returns: bool = False
+    buy_pending: bool = False  # 买3/买4 still to run (after returns and the 革命 declarations)
     result: HandResult | None = None
     step: int = 0
+    # -- rules v2: set a few times a hand at most ------------------------------------
+    hui: HuiRanks | None = None  # 烩牌 made this hand
+    set_aside: Counts = EMPTY  # the cards 烩 took out of the hands
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks carried in from the match
+    chong: Chongdian | None = None  # 冲点 in progress or made
+    counter_burn: bool = False  # the burn in progress is a 反烧
 
     # -- convenience ---------------------------------------------------------------
     def hand(self, seat: int) -> Counts:
@@ -186,5 +234,7 @@ class HandState(NamedTuple):
             "tributes": tributes,
             "revolters": list(self.revolters),
             "discarded": fmt(self.discarded),
+            "set_aside": fmt(self.set_aside),
+            "chongdian": None if self.chong is None else self.chong.to_json(),
             "played_count": sum(self.played),
         }

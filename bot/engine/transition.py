@@ -7,15 +7,26 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import cards as C
+from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, Counts
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, ev
 from .movegen import Constraints, FoursMode, gen_leads
 from .plays import Play, beats, is_gouji, opens_point
-from .queries import burn_error, declare_error, rang_error, revolt_error, turn_error
+from .queries import (
+    burn_error,
+    declare_error,
+    hui_error,
+    rang_error,
+    revolt_error,
+    turn_error,
+)
 from .rules import Rules
 from .state import (
+    NO_STREAKS,
     SEATS,
+    STREAK_EXEMPT,
+    Chongdian,
     HandResult,
     HandState,
     Mark,
@@ -31,6 +42,8 @@ from .state import (
 
 _TRIBUTE_GROUP = {"mingdian": "point", "yudian": "point", "sweep": "luo"}
 STAKES = {"mingdian": 2, "yudian": 4}
+# 《大纲》 第二十一条(四): 落贡 is returned; 第二十四条: "点贡只进贡，不计分，不回牌".
+_RETURNED_UNDER_LUO = frozenset({"luo", "sweep"})
 
 
 class Transition:
@@ -69,15 +82,20 @@ class Transition:
         self.fours_free: frozenset[int] = s.fours_free
         self.declarations: tuple[tuple[int, str], ...] = s.declarations
         self.caught: tuple[tuple[int, int], ...] = s.caught
-        self.burn_wins: tuple[tuple[int, int], ...] = s.burn_wins
+        self.burn_wins: tuple[tuple[int, int, int], ...] = s.burn_wins
         self.discarded: Counts = s.discarded
         self.played: Counts = s.played
         self.trick_marks: list[Play | Mark | None] = list(s.trick_marks)
         self.started: bool = s.started
         self.pending_returns: list[tuple[int, int, int]] = list(s.pending_returns)
-        self.buy_after_returns: bool = s.buy_after_returns
+        self.buy_pending: bool = s.buy_pending
         self.result: HandResult | None = s.result
         self.step: int = s.step
+        self.hui: HuiRanks | None = s.hui
+        self.set_aside: Counts = s.set_aside
+        self.streaks: tuple[int, ...] = s.streaks
+        self.chong: Chongdian | None = s.chong
+        self.counter_burn: bool = s.counter_burn
         self.leader: int = s.leader
         self.events: list[Event] = []
 
@@ -121,9 +139,14 @@ class Transition:
             trick_marks=tuple(self.trick_marks),
             started=self.started,
             pending_returns=tuple(self.pending_returns),
-            buy_after_returns=self.buy_after_returns,
+            buy_pending=self.buy_pending,
             result=self.result,
             step=self.step + 1 if count_step else self.step,
+            hui=self.hui,
+            set_aside=self.set_aside,
+            streaks=self.streaks,
+            chong=self.chong,
+            counter_burn=self.counter_burn,
         )
 
     # -- small helpers -----------------------------------------------------------------
@@ -238,8 +261,13 @@ class Transition:
                 target=t.receiver,
                 cards=C.fmt(give),
             )
-            if self.rules.tribute_return:
+            if self.returned(t.kind):
                 self.owe_return(t.receiver, t.giver, n_given)
+
+    def returned(self, kind: str) -> bool:
+        """Whether tribute of this kind is returned (switch ``tribute_return``)."""
+        mode = self.rules.tribute_return
+        return mode == "all" or (mode == "luo" and kind in _RETURNED_UNDER_LUO)
 
     def owe_return(self, receiver: int, giver: int, n: int) -> None:
         # One return per (receiver, giver) pair, whatever kinds of tribute made it up.
@@ -251,29 +279,41 @@ class Transition:
 
     def begin_play(self) -> None:
         self.phase = Phase.PLAY
-        if self.buy_after_returns:
-            if self.rules.bie_san:
-                self.buy_rank(I_THREE)
-            if self.rules.dian_si and self.rules.remove_fours:
-                self.buy_rank(I_FOUR)
-        self.buy_after_returns = False
+        self.buy_pending = self.buy_pending and bool(
+            self.rules.bie_san or (self.rules.dian_si and self.rules.remove_fours)
+        )
+        view = self.view()
+        if self.buy_pending and all(revolt_error(view, s) for s in SEATS):
+            # Nobody may revolt, so nothing can change who buys: buy now, before anyone
+            # looks at a hand that is about to change.
+            self.run_buy()
         self.emit(EventKind.PLAY_STARTS, self.leader)
         self.start_lead(self.leader)
+
+    def run_buy(self) -> None:
+        """买3/买4, after the 革命 declarations (RULES §10: a revolter takes no part)."""
+        self.buy_pending = False
+        if self.rules.bie_san:
+            self.buy_rank(I_THREE)
+        if self.rules.dian_si and self.rules.remove_fours:
+            self.buy_rank(I_FOUR)
+        s = self.to_act
+        if s is not None and self.phase is Phase.PLAY and not self.has_lead(s):
+            self.start_lead(s)
 
     def buy_rank(self, idx: int) -> None:
         """买3 / 买4: a seat without the rank buys one (RULES §11)."""
         for k in range(6):
             b = (self.leader - 1 + k) % 6 + 1
-            if self.hands[b - 1][idx]:
+            if self.hands[b - 1][idx] or not self.active(b):
                 continue
             o = opp(b)
-            sellers = [o, down(b), up(b)]
+            sellers = [x for x in (o, down(b), up(b)) if self.active(x)]
             seller = next((s for s in sellers if self.hands[s - 1][idx] >= 2), None)
             free = False
             if seller is None:
-                seller = next(
-                    (s for s in (down(down(b)), up(up(b))) if self.hands[s - 1][idx] >= 2), None
-                )
+                mates = [x for x in (down(down(b)), up(up(b))) if self.active(x)]
+                seller = next((s for s in mates if self.hands[s - 1][idx] >= 2), None)
                 free = True
             if seller is None:
                 continue
@@ -328,6 +368,17 @@ class Transition:
             self.to_act = None
             self.check_over(force=True)
 
+    def win_burn(self, b: int) -> None:
+        """The burn succeeded: 烧贡 from the burned seat (2 cards for a 反烧 when
+        ``counter_burn_double``, seed 002 "反烧烧贡翻倍")."""
+        cards = 2 if self.counter_burn and self.rules.counter_burn_double else 1
+        if self.burned is not None:
+            self.burn_wins = (*self.burn_wins, (self.burned, b, cards))
+        self.emit(EventKind.BURN_SUCCEEDED, b, burned=self.burned, counter=self.counter_burn)
+        self.burner = None
+        self.burned = None
+        self.counter_burn = False
+
     def fail_burn(self, b: int) -> int | None:
         """烧糊了: the burner cannot go on; it takes the lowest free place."""
         self.status[b - 1] = SeatStatus.DEAD
@@ -336,11 +387,24 @@ class Transition:
         self.burner = None
         burned = self.burned
         self.burned = None
+        self.counter_burn = False
         self.emit(EventKind.BURN_FAILED, b, burned=burned)
+        if self.rules.dadian and self.rules.failed_burn_opens_opposite:
+            self.failed_burn_points(b)
         self.check_over()
         if burned is not None and self.active(burned):
             return burned
         return self.next_active(burned if burned is not None else b)
+
+    def failed_burn_points(self, b: int) -> None:
+        """Seed 003 "假烧牌者本把即为大落，不开点而对方开点": the failed burner has not
+        opened (even if it had) and its opposite counts as opened at once."""
+        if b in self.opened:
+            self.opened = self.opened - {b}
+            if b in self.judged and b not in self.point_failed:
+                self.point_failed = (*self.point_failed, b)  # it was judged as opened
+                self.emit(EventKind.POINT_FAILED, b)
+        self.mark_opened(opp(b))
 
     # -- actions -----------------------------------------------------------------------
     def turn_check(self, s: int) -> None:
@@ -361,7 +425,9 @@ class Transition:
                     raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
             elif lead and s in self.fours_pending:
                 raise IllegalAction(ErrorCode.MUST_LEAD_FOURS)
-        if s == self.burner and not (p.small or p.big) and p.size != total:
+        forced_fours = p.base == 4 and s in self.fours_pending
+        if s == self.burner and not (p.small or p.big) and p.size != total and not forced_fours:
+            # A lead of 4s that 点四 forces cannot make the burn fail (RULES §8).
             raise IllegalAction(ErrorCode.NEEDS_JOKER_WHILE_BURNING)
 
     def strength_check(self, p: Play) -> None:
@@ -401,8 +467,9 @@ class Transition:
 
     def place(self, s: int, p: Play, burn: bool) -> None:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
-        prev_seat, prev_play = self.top_seat, self.top_play
+        prev_seat = self.top_seat
         was_to_act = self.to_act == s
+        opened_by_rule = False
         pc = p.counts()
         self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
         self.played = C.add(self.played, pc)
@@ -410,23 +477,28 @@ class Transition:
         if p.base == 4 and s in self.fours_pending:
             self.fours_pending = self.fours_pending - {s}
         gousi = False
-        if prev_seat is not None and prev_play is not None:
-            self.check_caught(prev_seat, s)
-            if prev_seat == self.burner:
-                self.burner = None
-                self.burned = None
-                self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
-            if (
-                not burn
-                and self.status[prev_seat - 1] is SeatStatus.OUT
-                and s == opp(prev_seat)
-                and is_gouji(p, self.rules)
-                and not self.free_play
-            ):
-                gousi = True  # 够死级: the answer to a seat that just went out
+        released = prev_seat is not None and prev_seat == self.burner
+        if released:
+            self.burner = None
+            self.burned = None
+            self.counter_burn = False
+        if (
+            prev_seat is not None
+            and not burn
+            and self.status[prev_seat - 1] is SeatStatus.OUT
+            and s == opp(prev_seat)
+            and is_gouji(p, self.rules)
+            and not self.free_play
+        ):
+            # 够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
+            # whether or not the 底牌 was a 够级牌 (《大纲》 第十六条).
+            gousi = True
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
+            if not self.gousi_left[s - 1] and self.rules.revolt_opposite_opens == "three_plays":
+                # 《大纲》 第二十四条: "其对头也须在二科产生前够死级三把方算开点".
+                opened_by_rule = True
         if was_to_act or burn:
             self.window = set()
         if self.rang_by is not None:
@@ -443,11 +515,19 @@ class Transition:
         self.trick_marks[s - 1] = p
         kind = EventKind.BURNED if burn else EventKind.PLAYED
         self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if self.phase is not Phase.PLAY:
-            return  # a 被闷 seat ranked 大落 ended the hand
+        if opened_by_rule:
+            self.mark_opened(s)
+        # What the play causes is announced after it (issue 9 item 10).
+        if released:
+            self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
+        if prev_seat is not None:
+            self.check_caught(prev_seat, s)
+            if self.phase is not Phase.PLAY:
+                return  # a 被闷 seat ranked 大落 ended the hand
         if burn:
             self.burner = s
             self.burned = prev_seat
+            self.counter_burn = released  # a 反烧: the play burned was itself a burn
         if not sum(self.hands[s - 1]):
             self.go_out(s)
             if self.phase is not Phase.PLAY:
@@ -510,17 +590,44 @@ class Transition:
         if len(self.revolters) >= 2:
             self.phase = Phase.VOIDED
             self.to_act = None
-            self.result = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
+            self.result = HandResult(
+                (), (0, 0), (0,) * 6, None, (), voided=True, streaks=self.streaks
+            )
             self.emit(EventKind.VOIDED)
             return
         o = opp(s)
         if self.active(o):
             self.set_gousi(o, 3)
+            if self.rules.revolt_opposite_opens == "auto":
+                self.mark_opened(o)  # 同城游 rooms: "革命者不开点，对家开点"
         if self.to_act == s:
             self.leader_moved_from(s)
 
     def leader_moved_from(self, s: int) -> None:
         self.start_lead(self.next_active(s))
+
+    def do_hui(self, s: int, ranks: HuiRanks | None) -> None:
+        """烩牌: the ranks leave every hand for the hand (《大纲》 第二十五条 "会3")."""
+        err = hui_error(self.view(), s, ranks)
+        if err is not None or ranks is None:
+            raise IllegalAction(err or ErrorCode.HUI_NOT_ALLOWED)
+        idx = [i for i, ch in ((I_THREE, "3"), (I_FOUR, "4")) if ch in ranks.value]
+        total = 0
+        for x in SEATS:
+            h = self.hands[x - 1]
+            gone = tuple(h[i] if i in idx else 0 for i in range(C.NUM_RANKS))
+            n = sum(gone)
+            if n:
+                self.hands[x - 1] = C.sub(h, gone)
+                self.set_aside = C.add(self.set_aside, gone)
+                total += n
+        self.hui = ranks
+        self.emit(EventKind.HUI, s, ranks=ranks.value, count=total)
+        for x in SEATS:
+            if self.active(x) and not sum(self.hands[x - 1]) and self.phase is Phase.PLAY:
+                self.go_out(x)  # (only a scenario's short hands can empty this way)
+        if self.phase is Phase.PLAY and (self.to_act is None or not self.has_lead(self.to_act)):
+            self.start_lead(self.to_act if self.to_act is not None else s)
 
     def do_declare(self, s: int, pre: bool) -> None:
         err = declare_error(self.view(), s)
@@ -602,6 +709,7 @@ class Transition:
             and not self.free_play
             and w not in self.opened
             and w not in self.judged
+            and not (self.gousi_left[w - 1] and r.revolt_opposite_opens == "three_plays")
             and opens_point(p, r)
         ):
             self.opened = self.opened | {w}
@@ -610,11 +718,7 @@ class Transition:
                 self.fours_pending = self.fours_pending | {w}
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, w))
-            self.emit(EventKind.BURN_SUCCEEDED, w, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(w)
         self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
@@ -635,11 +739,7 @@ class Transition:
         self.out_order = (*self.out_order, s)
         self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
         if self.burner == s:
-            if self.burned is not None:
-                self.burn_wins = (*self.burn_wins, (self.burned, s))
-            self.emit(EventKind.BURN_SUCCEEDED, s, burned=self.burned)
-            self.burner = None
-            self.burned = None
+            self.win_burn(s)
         if len(self.out_order) == 1:
             self.judge([s, opp(s)])
         elif len(self.out_order) == 2:
@@ -673,8 +773,9 @@ class Transition:
             self.judged = self.judged | {s}
             if s in self.opened:
                 continue
-            self.point_failed = (*self.point_failed, s)
-            self.emit(EventKind.POINT_FAILED, s)
+            if not self.exempt(s):
+                self.point_failed = (*self.point_failed, s)
+                self.emit(EventKind.POINT_FAILED, s)
             h = self.hands[s - 1]
             if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
                 continue
@@ -690,6 +791,29 @@ class Transition:
             self.emit(EventKind.FOURS_DISCARDED, s, count=n)
             if not sum(self.hands[s - 1]):
                 self.go_out(s)
+
+    def exempt(self, s: int) -> bool:
+        """毕业 (switch ``point_streak``): the 4th hand of a streak needs no opening."""
+        return self.rules.point_streak and self.streaks[s - 1] >= STREAK_EXEMPT
+
+    def next_streaks(self) -> tuple[int, ...]:
+        """The 点 streaks after this hand: +1 for a seat that failed to open, else 0 (and 0
+        after an exempt hand, which ends the cycle)."""
+        if not (self.rules.point_streak and self.rules.dadian):
+            return NO_STREAKS
+        return tuple(
+            self.streaks[s - 1] + 1 if s in self.point_failed and not self.exempt(s) else 0
+            for s in SEATS
+        )
+
+    def mark_opened(self, s: int) -> None:
+        """The seat counts as opened now (a rule, not a living play, opened it)."""
+        if s in self.opened or s in self.judged or not self.rules.dadian:
+            return
+        self.opened = self.opened | {s}
+        self.emit(EventKind.OPENED, s)
+        if self.rules.dian_si and self.hands[s - 1][I_FOUR] and s not in self.fours_free:
+            self.fours_pending = self.fours_pending | {s}
 
     def check_over(self, force: bool = False) -> None:
         if self.phase is not Phase.PLAY:
@@ -710,14 +834,20 @@ class Transition:
         live.sort(key=lambda s: (sum(self.hands[s - 1]), dist(s)))
         order = [*self.out_order, *live, *self.bottom_order[::-1]]
         for rv in self.revolters:
+            if rv in order:
+                continue  # 冲点 made it 大落 (it is in bottom_order)
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             at = 2 if sorted(self.out_order[:2]) == sorted(mates) else 3
+            if self.chong is not None and self.chong.seat == rv:
+                at = 3  # 冲点 fixes 四科 (RULES §10)
             order.insert(min(at, len(order)), rv)
         return order
 
     def sweep_team(self) -> str | None:
         head = list(self.out_order)
         for rv in self.revolters:
+            if self.chong is not None and self.chong.seat == rv:
+                continue  # a 冲点 revolter's place is fixed: 四科 or 大落
             mates = [x for x in SEATS if same_team(x, rv) and x != rv]
             if sorted(head[:2]) == sorted(mates):
                 head.insert(2, rv)
@@ -752,6 +882,7 @@ class Transition:
             seat_points=tuple(seat_points),
             sweep_team=sweep,
             tributes=tributes,
+            streaks=self.next_streaks(),
         )
         self.phase = Phase.OVER
         self.to_act = None
@@ -768,8 +899,30 @@ class Transition:
         """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
         out = [(opp(f), f) for f in self.point_failed]
         out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(w, b) for b, w in self.burn_wins if not same_team(w, b)]
+        out += [(w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
         return out
+
+    def point_tributes(self) -> list[Tribute]:
+        """点贡 and the 明点/预点 stakes (RULES §10)."""
+        r = self.rules
+        streak = r.point_streak
+        # 点贡: 1 card, or with point_streak 1, 2, 3 over a streak of failed hands.
+        points = {f: self.streaks[f - 1] + 1 if streak else 1 for f in self.point_failed}
+        stakes: list[Tribute] = []
+        for d, kind in self.declarations:
+            target = opp(d)
+            right = target not in self.opened
+            if r.point_bet_success == "both":
+                right = right and d in self.opened
+            stake = STAKES[kind]
+            if right:
+                # The stake replaces the opposite's own 点贡 (seed 002 进贡(十)).
+                points.pop(target, None)
+                stakes.append(Tribute(target, d, stake, kind))
+            else:
+                stake *= 2 if r.point_bet_fail_double else 1
+                stakes.append(Tribute(d, target, stake, kind))
+        return [Tribute(f, opp(f), n, "point") for f, n in points.items()] + stakes
 
     def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
         r = self.rules
@@ -777,14 +930,9 @@ class Transition:
             return ()
         out: list[Tribute] = []
         out += [Tribute(c, by, 1, "men") for c, by in self.caught]
-        out += [Tribute(burned, burner, 1, "burn") for burned, burner in self.burn_wins]
+        out += [Tribute(burned, burner, n, "burn") for burned, burner, n in self.burn_wins]
         if r.dadian:
-            out += [Tribute(f, opp(f), 1, "point") for f in self.point_failed]
-            for d, kind in self.declarations:
-                target = opp(d)
-                right = target not in self.opened
-                giver, receiver = (target, d) if right else (d, target)
-                out.append(Tribute(giver, receiver, STAKES[kind], kind))
+            out += self.point_tributes()
         if sweep is not None:
             out += [Tribute(s, opp(s), 1, "sweep") for s in SEATS if team_key(s) != sweep]
         elif len(places) == 6:

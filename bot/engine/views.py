@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from .cards import Counts
 from .queries import count_answer
 from .rules import Rules
-from .state import SEATS, HandResult, HandState, Mark, Phase, SeatStatus, same_team
+from .state import (
+    SEATS,
+    HandResult,
+    HandState,
+    Mark,
+    Phase,
+    SeatStatus,
+    check_seat,
+    same_team,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +120,7 @@ def public_view(state: HandState) -> PublicView:
 
 
 def seat_view(state: HandState, seat: int) -> SeatView:
+    check_seat(seat)
     mates: tuple[tuple[int, Counts], ...] = ()
     if state.rules.see_team_after_out and state.status[seat - 1] is SeatStatus.OUT:
         mates = tuple((s, state.hands[s - 1]) for s in SEATS if s != seat and same_team(s, seat))

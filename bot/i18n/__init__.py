@@ -1,5 +1,31 @@
-"""Chinese and English texts. Pure standard library so the replay referee can use it."""
+"""Chinese and English texts from gettext catalogues. Standard library only, so the replay
+referee can use it on a bare Python."""
 
-from .texts import LANGS, count_text, error_text, place_name, preset_name, t, tribute_kind
+from .catalogue import MissingText, TextFormatError, register_domain, set_strict
+from .texts import (
+    LANGS,
+    count_text,
+    error_text,
+    has_text,
+    image_label,
+    place_name,
+    preset_name,
+    t,
+    tribute_kind,
+)
 
-__all__ = ["LANGS", "count_text", "error_text", "place_name", "preset_name", "t", "tribute_kind"]
+__all__ = [
+    "LANGS",
+    "MissingText",
+    "TextFormatError",
+    "count_text",
+    "error_text",
+    "has_text",
+    "image_label",
+    "place_name",
+    "preset_name",
+    "register_domain",
+    "set_strict",
+    "t",
+    "tribute_kind",
+]

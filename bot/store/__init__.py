@@ -1,5 +1,32 @@
-"""SQLite persistence (aiosqlite): group settings, live tables, finished hands, stats."""
+"""Persistence: SQLite (aiosqlite) by default, PostgreSQL (asyncpg) for several workers —
+group settings, live tables, finished hands, stats, deadlines and the outbox."""
 
-from .db import PlayerStats, Store, default_db_path
+from .db import (
+    DATABASE_URL_ENV,
+    Deadline,
+    HandWrite,
+    OutboxMessage,
+    PlayerStats,
+    Store,
+    StoredTable,
+    StoreTx,
+    TableWrite,
+    default_db_path,
+    default_store_target,
+    is_postgres_url,
+)
 
-__all__ = ["PlayerStats", "Store", "default_db_path"]
+__all__ = [
+    "DATABASE_URL_ENV",
+    "Deadline",
+    "HandWrite",
+    "OutboxMessage",
+    "PlayerStats",
+    "Store",
+    "StoreTx",
+    "StoredTable",
+    "TableWrite",
+    "default_db_path",
+    "default_store_target",
+    "is_postgres_url",
+]

@@ -1,24 +1,49 @@
-"""The one SQLite file behind the bot."""
+"""The bot's database: group settings, live tables, finished hands, stats — and, for
+several workers, table locks, deadline rows and the outbox.
+
+``Store(target)`` is SQLite for a file path (the default) and PostgreSQL for a
+``postgresql://`` URL; the queries below are one text for both back ends. Every step of
+persistence is one transaction (``save_step``), so a crash at any instant leaves either
+the whole step or none of it.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from .migrations import MIGRATIONS
+from .backend import Backend, Dialect, Tx
 
 DB_ENV = "GOUJI_DB"
+DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+# (deal_no, idx, seat, action as JSON)
+ActionRow = tuple[int, int, int, dict[str, Any]]
+# (user_id, name, place, points) of each human at a finished hand
+PlayerRow = tuple[str, str, int, int]
+# Called with the name of each point inside a step's transaction (tests kill the process
+# there to prove a crash loses nothing).
+FaultHook = Callable[[str], None]
 
 
 def default_db_path() -> str:
     """``$GOUJI_DB`` or ``gouji.sqlite3`` in the working directory."""
     return os.environ.get(DB_ENV, "gouji.sqlite3")
+
+
+def default_store_target() -> str:
+    """``$GOUJI_DATABASE_URL`` (PostgreSQL) if set, else the SQLite file."""
+    return os.environ.get(DATABASE_URL_ENV) or default_db_path()
+
+
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(POSTGRES_SCHEMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,148 +56,514 @@ class PlayerStats:
     points: int
 
 
-class Store:
-    """Async access to the database; one connection, committed after each write."""
+@dataclass(frozen=True, slots=True)
+class HandWrite:
+    """A finished hand and what it adds to each human's stats."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._db: aiosqlite.Connection | None = None
+    group_key: str
+    deal_no: int
+    record: dict[str, Any]
+    players: tuple[PlayerRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableWrite:
+    """Everything one step of a table changes, committed as one transaction."""
+
+    table_key: str
+    record: dict[str, Any]
+    live: bool
+    updated: float = 0.0
+    new_actions: tuple[ActionRow, ...] = ()
+    drop_all_actions: bool = False  # a new table at this chat: older logs are void
+    drop_actions_before: int | None = None  # a new deal: earlier deals' logs are done
+    hands: tuple[HandWrite, ...] = ()
+    settings: tuple[str, dict[str, Any]] | None = None  # (group_key, settings)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    table_key: str
+    record: dict[str, Any]
+    live: bool
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    table_key: str
+    kind: str
+    due: float
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    id: int
+    chat_key: str
+    msg_key: str
+    kind: str
+    payload: dict[str, Any]
+    attempts: int  # > 0: an earlier sender may have sent it before it died
+    state: str
+
+
+def _loads(raw: str) -> Any:
+    return json.loads(raw)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+class StoreTx:
+    """The store's queries inside one open transaction."""
+
+    def __init__(self, tx: Tx, fault: FaultHook | None = None) -> None:
+        self.tx = tx
+        self._fault = fault
+
+    def fault(self, point: str) -> None:
+        if self._fault is not None:
+            self._fault(point)
+
+    # -- settings -----------------------------------------------------------------------
+    async def load_settings(self, group_key: str) -> dict[str, Any] | None:
+        row = await self.tx.fetchone(
+            "SELECT settings FROM group_settings WHERE group_key = ?", group_key
+        )
+        return _loads(row[0]) if row else None
+
+    async def save_settings(self, group_key: str, settings: dict[str, Any]) -> None:
+        await self.tx.execute(
+            "INSERT INTO group_settings (group_key, settings) VALUES (?, ?) "
+            "ON CONFLICT (group_key) DO UPDATE SET settings = excluded.settings",
+            group_key,
+            _dumps(settings),
+        )
+
+    # -- tables and their action logs ---------------------------------------------------
+    async def write(self, w: TableWrite) -> int:
+        """One step of a table: settings, log housekeeping, the table row, new actions and
+        finished hands with their stats — all in this transaction. Returns the row's new
+        version."""
+        if w.settings is not None:
+            await self.save_settings(*w.settings)
+            self.fault("settings")
+        if w.drop_all_actions:
+            await self.drop_actions(w.table_key)
+            self.fault("drop_actions")
+        elif w.drop_actions_before is not None:
+            await self.drop_actions(w.table_key, w.drop_actions_before)
+            self.fault("drop_actions")
+        version = await self.save_table(w.table_key, w.record, w.live, w.updated)
+        self.fault("table")
+        if w.new_actions:
+            await self.append_actions(w.table_key, w.new_actions)
+            self.fault("actions")
+        for hand in w.hands:
+            await self.record_hand(hand.group_key, w.table_key, hand)
+            self.fault("hand")
+        return version
+
+    async def save_table(
+        self, table_key: str, record: dict[str, Any], live: bool, updated: float = 0.0
+    ) -> int:
+        """Write the table row; its version goes up by one with every write (1 when new),
+        so a worker that holds an older copy sees it must reload."""
+        row = await self.tx.fetchone(
+            "INSERT INTO tables (table_key, record, live, version, updated) "
+            "VALUES (?, ?, ?, 1, ?) ON CONFLICT (table_key) DO UPDATE SET "
+            "record = excluded.record, live = excluded.live, version = tables.version + 1, "
+            "updated = excluded.updated RETURNING version",
+            table_key,
+            _dumps(record),
+            live,
+            float(updated),
+        )
+        assert row is not None
+        return int(row[0])
+
+    async def append_actions(self, table_key: str, rows: Sequence[ActionRow]) -> None:
+        await self.tx.executemany(
+            "INSERT INTO actions (table_key, deal_no, idx, seat, action) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_key, deal_no, idx) DO UPDATE SET "
+            "seat = excluded.seat, action = excluded.action",
+            [(table_key, d, i, s, json.dumps(a)) for d, i, s, a in rows],
+        )
+
+    async def drop_actions(self, table_key: str, before_deal: int | None = None) -> None:
+        """Forget logged actions of a table (all, or of deals before ``before_deal``)."""
+        if before_deal is None:
+            await self.tx.execute("DELETE FROM actions WHERE table_key = ?", table_key)
+        else:
+            await self.tx.execute(
+                "DELETE FROM actions WHERE table_key = ? AND deal_no < ?", table_key, before_deal
+            )
+
+    async def lock_table(self, table_key: str) -> StoredTable | None:
+        """Hold the table for the rest of this transaction, across processes, and read it.
+
+        PostgreSQL: a transaction-level advisory lock on the key (it works before the row
+        exists, so two workers cannot both create a table); SQLite: the file's write lock."""
+        await self.tx.lock_key(table_key)
+        return await self.load_table(table_key)
+
+    async def try_lock_table(self, table_key: str) -> bool:
+        """The lock of ``lock_table`` if free now; never waits (timers use it, so they never
+        wait on a table while holding a deadline row)."""
+        return await self.tx.lock_key(table_key, wait=False)
+
+    async def load_table(self, table_key: str) -> StoredTable | None:
+        row = await self.tx.fetchone(
+            "SELECT record, live, version FROM tables WHERE table_key = ?", table_key
+        )
+        if row is None:
+            return None
+        return StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
+
+    async def table_version(self, table_key: str) -> int | None:
+        row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)
+        return int(row[0]) if row else None
+
+    async def live_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        rows = await self.tx.fetch(
+            "SELECT table_key, record FROM tables WHERE live ORDER BY table_key"
+        )
+        return [(str(k), _loads(r)) for k, r in rows]
+
+    async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
+        rows = await self.tx.fetch(
+            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
+            table_key,
+            deal_no,
+        )
+        return [(int(s), _loads(a)) for s, a in rows]
+
+    # -- finished hands and stats -------------------------------------------------------
+    async def record_hand(self, group_key: str, table_key: str, hand: HandWrite) -> None:
+        await self.tx.execute(
+            "INSERT INTO hands (group_key, table_key, deal_no, record) VALUES (?, ?, ?, ?)",
+            group_key,
+            table_key,
+            hand.deal_no,
+            _dumps(hand.record),
+        )
+        if not hand.players:
+            return
+        await self.tx.executemany(
+            "INSERT INTO player_stats (group_key, user_id, name, hands, firsts, lasts, points) "
+            "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT (group_key, user_id) DO UPDATE SET "
+            "name = excluded.name, hands = player_stats.hands + 1, "
+            "firsts = player_stats.firsts + excluded.firsts, "
+            "lasts = player_stats.lasts + excluded.lasts, "
+            "points = player_stats.points + excluded.points",
+            [
+                (group_key, uid, name, int(place == 1), int(place == 6), points)
+                for uid, name, place, points in hand.players
+            ],
+        )
+
+    # -- deadlines (timers as rows) -------------------------------------------------------
+    async def set_deadline(self, table_key: str, kind: str, due: float | None) -> None:
+        """The table's one pending deadline (``None``: none)."""
+        if due is None:
+            await self.tx.execute("DELETE FROM deadlines WHERE table_key = ?", table_key)
+            return
+        await self.tx.execute(
+            "INSERT INTO deadlines (table_key, kind, due) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_key) DO UPDATE SET kind = excluded.kind, due = excluded.due",
+            table_key,
+            kind,
+            float(due),
+        )
+
+    async def deadline(self, table_key: str) -> Deadline | None:
+        row = await self.tx.fetchone(
+            "SELECT kind, due FROM deadlines WHERE table_key = ?", table_key
+        )
+        return Deadline(table_key, str(row[0]), float(row[1])) if row else None
+
+    async def claim_due(self, now: float, skip: Sequence[str] = ()) -> Deadline | None:
+        """The earliest deadline due by ``now`` that no other transaction holds, locked for
+        this one (``FOR UPDATE SKIP LOCKED``): fire it and replace or clear it before the
+        commit, and no other worker can fire it too; die first, and it stays for the next."""
+        if not self.tx.locks_rows:
+            await self.tx.lock_key("")  # SQLite: the file's write lock, held to the commit
+        exclude = ""
+        args: list[Any] = [float(now)]
+        if skip:
+            exclude = f" AND table_key NOT IN ({', '.join('?' for _ in skip)})"
+            args.extend(skip)
+        row = await self.tx.fetchone(
+            "SELECT table_key, kind, due FROM deadlines WHERE due <= ?"
+            + exclude
+            + " ORDER BY due, table_key LIMIT 1"
+            + self.tx.for_update(skip_locked=True),
+            *args,
+        )
+        return Deadline(str(row[0]), str(row[1]), float(row[2])) if row else None
+
+    async def next_due(self) -> float | None:
+        row = await self.tx.fetchone("SELECT min(due) FROM deadlines")
+        return float(row[0]) if row and row[0] is not None else None
+
+    # -- outbox -------------------------------------------------------------------------
+    async def enqueue(
+        self, chat_key: str, msg_key: str, kind: str, payload: dict[str, Any], now: float
+    ) -> bool:
+        """Add a message to send; False if one with this key is already queued (a retried
+        step does not queue it twice)."""
+        rows = await self.tx.fetch(
+            "INSERT INTO outbox (chat_key, msg_key, kind, payload, created) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (msg_key) DO NOTHING RETURNING id",
+            chat_key,
+            msg_key,
+            kind,
+            _dumps(payload),
+            float(now),
+        )
+        return bool(rows)
+
+    async def acquire_lease(self, chat_key: str, holder: str, now: float, ttl: float) -> bool:
+        """Become (or stay) the one sender of a chat until ``now + ttl``; False if another
+        holder's lease has not run out."""
+        rows = await self.tx.fetch(
+            "INSERT INTO chat_leases (chat_key, holder, until) VALUES (?, ?, ?) "
+            "ON CONFLICT (chat_key) DO UPDATE SET holder = excluded.holder, "
+            "until = excluded.until "
+            "WHERE chat_leases.until < ? OR chat_leases.holder = excluded.holder "
+            "RETURNING holder",
+            chat_key,
+            holder,
+            float(now + ttl),
+            float(now),
+        )
+        return bool(rows)
+
+    async def release_lease(self, chat_key: str, holder: str) -> None:
+        await self.tx.execute(
+            "DELETE FROM chat_leases WHERE chat_key = ? AND holder = ?", chat_key, holder
+        )
+
+    async def holds_lease(self, chat_key: str, holder: str, now: float) -> bool:
+        row = await self.tx.fetchone(
+            "SELECT 1 FROM chat_leases WHERE chat_key = ? AND holder = ? AND until >= ?",
+            chat_key,
+            holder,
+            float(now),
+        )
+        return row is not None
+
+    async def chats_to_send(self, now: float, limit: int = 100) -> list[str]:
+        """Chats with unsent messages and no sender holding them."""
+        rows = await self.tx.fetch(
+            "SELECT DISTINCT o.chat_key FROM outbox o "
+            "LEFT JOIN chat_leases l ON l.chat_key = o.chat_key "
+            "WHERE o.state <> 'sent' AND (l.chat_key IS NULL OR l.until < ?) "
+            "ORDER BY o.chat_key LIMIT ?",
+            float(now),
+            limit,
+        )
+        return [str(r[0]) for r in rows]
+
+    async def unsent(self, chat_key: str, limit: int = 50) -> list[OutboxMessage]:
+        rows = await self.tx.fetch(
+            "SELECT id, chat_key, msg_key, kind, payload, attempts, state FROM outbox "
+            "WHERE chat_key = ? AND state <> 'sent' ORDER BY id LIMIT ?",
+            chat_key,
+            limit,
+        )
+        return [
+            OutboxMessage(
+                int(r[0]), str(r[1]), str(r[2]), str(r[3]), _loads(r[4]), int(r[5]), str(r[6])
+            )
+            for r in rows
+        ]
+
+    async def mark_sending(self, message_id: int) -> None:
+        """Note an attempt before the API call (committed first): a sender that finds it
+        after a crash knows the message may already be out."""
+        await self.tx.execute(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            message_id,
+        )
+
+    async def mark_sent(self, message_id: int, now: float, result: dict[str, Any]) -> bool:
+        """Record the platform's answer (e.g. the new message id); False if it was already
+        marked (a retry that was recognised)."""
+        rows = await self.tx.fetch(
+            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
+            "WHERE id = ? AND state <> 'sent' RETURNING id",
+            float(now),
+            _dumps(result),
+            message_id,
+        )
+        return bool(rows)
+
+    async def sent_result(self, msg_key: str) -> dict[str, Any] | None:
+        row = await self.tx.fetchone(
+            "SELECT result FROM outbox WHERE msg_key = ? AND state = 'sent'", msg_key
+        )
+        return _loads(row[0]) if row and row[0] is not None else None
+
+    async def sends_since(self, chat_key: str, since: float) -> int:
+        """Messages sent to a chat since a time, by any worker: the group budget."""
+        row = await self.tx.fetchone(
+            "SELECT count(*) FROM outbox WHERE chat_key = ? AND state = 'sent' AND sent >= ?",
+            chat_key,
+            float(since),
+        )
+        return int(row[0]) if row else 0
+
+    async def prune_outbox(self, sent_before: float) -> None:
+        await self.tx.execute(
+            "DELETE FROM outbox WHERE state = 'sent' AND sent < ?", float(sent_before)
+        )
+
+
+class Store:
+    """Async access to the database; each public write is one transaction."""
+
+    def __init__(self, target: str | Path) -> None:
+        self.target = str(target)
+        self.backend: Backend
+        if is_postgres_url(self.target):
+            from .postgres import PostgresBackend
+
+            self.backend = PostgresBackend(self.target)
+        else:
+            from .sqlite import SqliteBackend
+
+            self.backend = SqliteBackend(self.target)
+        self.fault_hook: FaultHook | None = None
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.backend.dialect
 
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self.backend.open()
         await self.migrate()
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
-
-    @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("store is not open")
-        return self._db
+        await self.backend.close()
 
     async def migrate(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        version = int(row[0]) if row else 0
-        for target in range(version, len(MIGRATIONS)):
-            await self.db.executescript(MIGRATIONS[target])
-            await self.db.execute(f"PRAGMA user_version = {target + 1}")
-            await self.db.commit()
-        return len(MIGRATIONS)
+        return await self.backend.migrate()
+
+    async def ping(self) -> None:
+        """A round trip to the database (the health check); raises if it does not answer."""
+        async with self.transaction(readonly=True) as tx:
+            await tx.tx.fetch("SELECT 1")
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self.backend.schema_version()
 
-    # -- group settings -------------------------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
+        async with self.backend.transaction(readonly) as tx:
+            yield StoreTx(tx, self.fault_hook)
+
+    def _fault(self, point: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(point)
+
+    # -- one step of a table --------------------------------------------------------------
+    async def save_step(self, write: TableWrite) -> int:
+        """Commit one step of a table (see ``StoreTx.write``) as one transaction; returns
+        the table row's new version."""
+        async with self.transaction() as tx:
+            version = await tx.write(write)
+            self._fault("commit")
+        self._fault("committed")
+        return version
+
+    # -- single operations, each its own transaction ---------------------------------------
     async def load_settings(self, group_key: str) -> dict[str, Any] | None:
-        async with self.db.execute(
-            "SELECT settings FROM group_settings WHERE group_key = ?", (group_key,)
-        ) as cur:
-            row = await cur.fetchone()
-        return json.loads(row[0]) if row else None
+        async with self.transaction(readonly=True) as tx:
+            return await tx.load_settings(group_key)
 
     async def save_settings(self, group_key: str, settings: dict[str, Any]) -> None:
-        await self.db.execute(
-            "INSERT INTO group_settings (group_key, settings) VALUES (?, ?) "
-            "ON CONFLICT(group_key) DO UPDATE SET settings = excluded.settings",
-            (group_key, json.dumps(settings, ensure_ascii=False)),
-        )
-        await self.db.commit()
+        async with self.transaction() as tx:
+            await tx.save_settings(group_key, settings)
 
-    # -- live tables ----------------------------------------------------------------------
     async def save_table(
         self,
         table_key: str,
         record: dict[str, Any],
         live: bool,
-        new_actions: Sequence[tuple[int, int, int, dict[str, Any]]] = (),
+        new_actions: Sequence[ActionRow] = (),
         updated: float = 0.0,
-    ) -> None:
-        """Save the table record and append actions (deal_no, idx, seat, action) in one commit."""
-        await self.db.execute(
-            "INSERT INTO tables (table_key, record, live, updated) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(table_key) DO UPDATE SET record = excluded.record, "
-            "live = excluded.live, updated = excluded.updated",
-            (table_key, json.dumps(record, ensure_ascii=False), int(live), updated),
+    ) -> int:
+        """Save the table record and append actions (deal_no, idx, seat, action) together."""
+        return await self.save_step(
+            TableWrite(table_key, record, live, updated, tuple(new_actions))
         )
-        if new_actions:
-            await self.db.executemany(
-                "INSERT OR REPLACE INTO actions (table_key, deal_no, idx, seat, action) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [(table_key, d, i, s, json.dumps(a)) for d, i, s, a in new_actions],
-            )
-        await self.db.commit()
 
     async def live_tables(self) -> list[tuple[str, dict[str, Any]]]:
-        async with self.db.execute("SELECT table_key, record FROM tables WHERE live = 1") as cur:
-            rows = await cur.fetchall()
-        return [(str(k), json.loads(r)) for k, r in rows]
+        async with self.transaction(readonly=True) as tx:
+            return await tx.live_tables()
 
     async def live_table(self, table_key: str) -> dict[str, Any] | None:
         """One live table's record (a table that left memory comes back on demand)."""
-        async with self.db.execute(
-            "SELECT record FROM tables WHERE table_key = ? AND live = 1", (table_key,)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        async with self.transaction(readonly=True) as tx:
+            row = await tx.load_table(table_key)
+        return row.record if row is not None and row.live else None
 
     async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
-        async with self.db.execute(
-            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
-            (table_key, deal_no),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [(int(s), json.loads(a)) for s, a in rows]
+        async with self.transaction(readonly=True) as tx:
+            return await tx.load_actions(table_key, deal_no)
 
     async def drop_actions(self, table_key: str, before_deal: int | None = None) -> None:
-        """Forget logged actions of a table (all, or of deals before ``before_deal``)."""
-        if before_deal is None:
-            await self.db.execute("DELETE FROM actions WHERE table_key = ?", (table_key,))
-        else:
-            await self.db.execute(
-                "DELETE FROM actions WHERE table_key = ? AND deal_no < ?", (table_key, before_deal)
-            )
-        await self.db.commit()
+        async with self.transaction() as tx:
+            await tx.drop_actions(table_key, before_deal)
 
-    # -- finished hands and stats -------------------------------------------------------
     async def record_hand(
         self,
         group_key: str,
         table_key: str,
         deal_no: int,
         record: dict[str, Any],
-        players: Sequence[tuple[str, str, int, int]],
+        players: Sequence[PlayerRow],
     ) -> None:
         """Store a finished hand and add to each human's stats: (user_id, name, place, points)."""
-        await self.db.execute(
-            "INSERT INTO hands (group_key, table_key, deal_no, record) VALUES (?, ?, ?, ?)",
-            (group_key, table_key, deal_no, json.dumps(record, ensure_ascii=False)),
-        )
-        await self.db.executemany(
-            "INSERT INTO player_stats (group_key, user_id, name, hands, firsts, lasts, points) "
-            "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT(group_key, user_id) DO UPDATE SET "
-            "name = excluded.name, hands = hands + 1, firsts = firsts + excluded.firsts, "
-            "lasts = lasts + excluded.lasts, points = points + excluded.points",
-            [
-                (group_key, uid, name, int(place == 1), int(place == 6), points)
-                for uid, name, place, points in players
-            ],
-        )
-        await self.db.commit()
+        async with self.transaction() as tx:
+            await tx.record_hand(
+                group_key, table_key, HandWrite(group_key, deal_no, record, tuple(players))
+            )
 
     async def finished_hands(self, group_key: str) -> list[dict[str, Any]]:
-        async with self.db.execute(
-            "SELECT record FROM hands WHERE group_key = ? ORDER BY id", (group_key,)
-        ) as cur:
-            rows = await cur.fetchall()
-        return [json.loads(r[0]) for r in rows]
+        async with self.transaction(readonly=True) as tx:
+            rows = await tx.tx.fetch(
+                "SELECT record FROM hands WHERE group_key = ? ORDER BY id", group_key
+            )
+        return [_loads(r[0]) for r in rows]
+
+    async def hands_from(
+        self, group_key: str, number: int, limit: int = 1
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Finished hands of a group from its ``number``-th on (1-based, in play order): the
+        number is the hand's short id in the group (bot.records)."""
+        if number < 1 or limit < 1:
+            return []
+        async with self.transaction(readonly=True) as tx:
+            rows = await tx.tx.fetch(
+                "SELECT record FROM hands WHERE group_key = ? ORDER BY id LIMIT ? OFFSET ?",
+                group_key,
+                limit,
+                number - 1,
+            )
+        return [(number + i, _loads(r[0])) for i, r in enumerate(rows)]
+
+    async def recent_hands(
+        self, group_key: str, limit: int = 10
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The group's last ``limit`` finished hands with their short ids, newest first."""
+        async with self.transaction(readonly=True) as tx:
+            row = await tx.tx.fetchone("SELECT count(*) FROM hands WHERE group_key = ?", group_key)
+        total = int(row[0]) if row else 0
+        first = max(1, total - limit + 1)
+        return list(reversed(await self.hands_from(group_key, first, limit)))
 
     _STATS = "SELECT user_id, name, hands, firsts, lasts, points FROM player_stats "
 
@@ -180,16 +571,17 @@ class Store:
         """The group's players by points (then 头科 count, then fewer hands)."""
         return await self._stats(
             "WHERE group_key = ? ORDER BY points DESC, firsts DESC, hands ASC, name LIMIT ?",
-            (group_key, limit),
+            group_key,
+            limit,
         )
 
     async def player(self, group_key: str, user_id: str) -> PlayerStats | None:
-        rows = await self._stats("WHERE group_key = ? AND user_id = ?", (group_key, user_id))
+        rows = await self._stats("WHERE group_key = ? AND user_id = ?", group_key, user_id)
         return rows[0] if rows else None
 
-    async def _stats(self, where: str, args: tuple[Any, ...]) -> list[PlayerStats]:
-        async with self.db.execute(self._STATS + where, args) as cur:
-            rows = await cur.fetchall()
+    async def _stats(self, where: str, *args: Any) -> list[PlayerStats]:
+        async with self.transaction(readonly=True) as tx:
+            rows = await tx.tx.fetch(self._STATS + where, *args)
         return [
             PlayerStats(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]))
             for r in rows

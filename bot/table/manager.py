@@ -20,7 +20,7 @@ from ..ai import HeuristicPolicy, Policy
 from ..engine.actions import Action
 from ..engine.errors import GoujiError
 from ..engine.game import apply, new_hand
-from ..store import PlayerStats, Store
+from ..store import HandWrite, PlayerStats, Store, TableWrite
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
 from .commands import ChangeSettings, Command
@@ -183,35 +183,26 @@ class TableManager:
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         key = cmd.chat.key
-        if isinstance(cmd, ChangeSettings):
-            refused = await self._save_settings(cmd)
-            if refused is not None:
-                return refused
         settings = await self.group_settings(cmd.chat)
+        changed: GroupSettings | None = None
+        if isinstance(cmd, ChangeSettings):
+            checked = _checked_settings(cmd, settings)
+            if isinstance(checked, Reply):
+                return checked
+            settings = changed = checked
         async with self.lock(key):
             table = await self._get(key)
             env = Env(self.clock.now(), settings, self.config, self.policy, self.seed_source())
             result = step(table, cmd, env)
-            await self._commit(key, table, result)
+            saved = await self._commit(key, table, result, changed)
+            if changed is not None and not saved and self.store is not None:
+                await self.store.save_settings(cmd.chat.group_key, changed.to_json())
+        if changed is not None:
+            self.settings_cache[cmd.chat.group_key] = changed
         if result.table is None:
             self._drop_lock(key)
         await self._publish(result.outs)
-        if isinstance(cmd, ChangeSettings):
-            return Reply.yes("settings_saved")
-        return result.reply
-
-    async def _save_settings(self, cmd: ChangeSettings) -> Reply | None:
-        if not cmd.actor.is_admin:
-            return Reply.no("not_admin")
-        current = await self.group_settings(cmd.chat)
-        try:
-            new = apply_setting_changes(current, cmd.changes)
-        except GoujiError as err:
-            return Reply(False, err.code.value, params_of(**err.params))
-        self.settings_cache[cmd.chat.group_key] = new
-        if self.store is not None:
-            await self.store.save_settings(cmd.chat.group_key, new.to_json())
-        return None
+        return Reply.yes("settings_saved") if changed is not None else result.reply
 
     # -- timers -----------------------------------------------------------------------
     async def poll_timers(self) -> None:
@@ -371,43 +362,66 @@ class TableManager:
         self._sync[t.key].saved = len(log_)
         return t
 
-    async def _commit(self, key: str, before: Table | None, result: Step) -> None:
-        """Keep the step's table in memory and in the store."""
+    async def _commit(
+        self,
+        key: str,
+        before: Table | None,
+        result: Step,
+        settings: GroupSettings | None = None,
+    ) -> bool:
+        """Keep the step's table in memory and in the store; True if it was stored."""
         t = result.table
         if t is None:
-            return
+            return False
         if result.fresh:
             self._sync[key] = _Sync(None, 0)
         self._tables[key] = t
         self._touched[key] = self.clock.now()
         self._index(key, before, t)
         self._schedule(t)
-        if t is not before or result.finished:
-            await self._persist(t, result.finished)
+        if t is before and not result.finished:
+            return False
+        await self._persist(t, result.finished, settings)
+        return True
 
     def _record(self, t: Table) -> dict[str, Any]:
         return {**t.to_json(), "meta": self._meta.get(t.key, {})}
 
-    async def _persist(self, t: Table, finished: Iterable[FinishedHand]) -> None:
+    async def _persist(
+        self,
+        t: Table,
+        finished: Iterable[FinishedHand],
+        settings: GroupSettings | None = None,
+    ) -> None:
+        """Store this step of the table as one transaction: the table row, its new actions,
+        log housekeeping and any finished hand with its stats (and new group settings)."""
         sync = self._sync.setdefault(t.key, _Sync(None, 0))
         if self.store is None:
             sync.deal, sync.saved = t.deal_no, len(t.log)
             return
-        if sync.deal != t.deal_no:
-            # A new table at this chat, or a new deal: earlier actions are of no further use
-            # (finished hands keep their full record in the hands table).
-            await self.store.drop_actions(t.key, None if sync.deal is None else t.deal_no)
-            sync.deal, sync.saved = t.deal_no, 0
-        new = [
+        # A new table at this chat, or a new deal: earlier actions are of no further use
+        # (finished hands keep their full record in the hands table).
+        new_deal = sync.deal != t.deal_no
+        start = 0 if new_deal else sync.saved
+        new = tuple(
             (t.deal_no, i, seat, action.to_json())
-            for i, (seat, action) in enumerate(t.log[sync.saved :], start=sync.saved)
-        ]
-        await self.store.save_table(t.key, self._record(t), t.live(), new, self.clock.now())
-        sync.saved = len(t.log)
-        for hand in finished:
-            await self.store.record_hand(
-                t.chat.group_key, t.key, hand.deal_no, hand.record, list(hand.players)
+            for i, (seat, action) in enumerate(t.log[start:], start=start)
+        )
+        group = t.chat.group_key
+        await self.store.save_step(
+            TableWrite(
+                t.key,
+                self._record(t),
+                t.live(),
+                updated=self.clock.now(),
+                new_actions=new,
+                drop_all_actions=new_deal and sync.deal is None,
+                drop_actions_before=t.deal_no if new_deal and sync.deal is not None else None,
+                hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in finished),
+                settings=None if settings is None else (group, settings.to_json()),
             )
+        )
+        sync.deal, sync.saved = t.deal_no, len(t.log)
 
     async def _publish(self, outs: Iterable[Out]) -> None:
         for out in outs:
@@ -416,3 +430,13 @@ class TableManager:
                     await sink(out)
                 except Exception:  # an adapter's failure must not stop the table
                     log.exception("sink failed on %s for table %s", type(out).__name__, out.table)
+
+
+def _checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:
+    """The group's new settings, or the refusal (only admins; every value validated)."""
+    if not cmd.actor.is_admin:
+        return Reply.no("not_admin")
+    try:
+        return apply_setting_changes(current, cmd.changes)
+    except GoujiError as err:
+        return Reply(False, err.code.value, params_of(**err.params))

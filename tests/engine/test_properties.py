@@ -98,7 +98,7 @@ def random_hand(preset: str, seed: int) -> tuple[HandState, list[tuple[int, Acti
         state, _ = apply(state, seat, action)  # an offered action is never refused
         log.append((seat, action))
         total = sum(map(sum, state.hands)) + sum(state.played) + sum(state.discarded)
-        assert total == deck_size(rules)
+        assert total + sum(state.set_aside) == deck_size(rules)
     assert state.over
     return state, log
 
@@ -144,7 +144,9 @@ def accepted_burn(state: HandState, seat: int, cards: Counts) -> bool:
     return True
 
 
-gouji_top = st.sampled_from(["TTTTT", "JJJJ", "QQQ", "KK", "AA", "2", "S", "B", "55S", "TTTT2"])
+gouji_top = st.sampled_from(
+    ["TTTTT", "JJJJ", "QQQ", "KK", "AA", "2", "S", "B", "55S", "TTTT2", "2B", "22B", "B88", "BB8"]
+)
 
 
 @settings(max_examples=120, deadline=None)

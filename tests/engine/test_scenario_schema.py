@@ -258,7 +258,7 @@ def test_every_existing_scenario_file_passes_the_schema() -> None:
         try:
             parse_scenario(json.loads(path.read_text(encoding="utf-8")))
         except ScenarioError as err:  # pragma: no cover - the message is the point
-            pytest.fail(f"{path.name}: {err.text('en')}")
+            pytest.fail(f"{path.name}: {err.field} {err.problem.value}")
 
 
 def test_module_entry_point_never_tracebacks(tmp_path: Path) -> None:
@@ -284,3 +284,53 @@ def test_gouji_referee_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert gouji(["referee", str(path), "--lang", "en"]) == 2
     line = json.loads(capsys.readouterr().out)
     assert line["field"] == "switches"
+
+
+MATCH_FILE = Path(__file__).parent / "scenarios" / "s15_match_dagang.json"
+
+
+def _match_case(tmp_path: Path, change: Any) -> Path:
+    scenario = json.loads(MATCH_FILE.read_text(encoding="utf-8"))
+    change(scenario)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(scenario, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_a_leader_the_rules_do_not_give_makes_the_match_bad(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def wrong_leader(s: dict[str, Any]) -> None:
+        s["next_hands"][1]["leader"] = 1  # the 大落 of hand 1 is seat 5
+
+    assert main([str(_match_case(tmp_path, wrong_leader)), "--lang", "en"]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1
+    line = json.loads(lines[0])
+    assert line["field"] == "next_hands[1].leader"
+    assert "seat 1" in line["message"] and "seat 5" in line["message"]
+
+
+def test_a_hand_that_did_not_end_cannot_be_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def cut(s: dict[str, Any]) -> None:
+        s["next_hands"][0]["actions"] = s["next_hands"][0]["actions"][:3]
+
+    assert main([str(_match_case(tmp_path, cut))]) == 2
+    line = json.loads(capsys.readouterr().out)
+    assert line["field"] == "next_hands[0].actions"
+
+
+def test_the_match_prints_one_final_per_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(MATCH_FILE)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    finals = [x for x in lines if "final" in x]
+    assert [x.get("hand", 0) for x in finals] == [0, 1, 2, 3, 4]
+    assert all("match_scores" in x["final"] for x in finals)
+    later = [x for x in lines if "final" not in x and "hand" in x]
+    assert later and all(x["hand"] >= 1 for x in later)
+    first = [x for x in lines if "final" not in x and "hand" not in x]
+    assert len(first) == len(json.loads(MATCH_FILE.read_text(encoding="utf-8"))["actions"])

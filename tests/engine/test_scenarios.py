@@ -52,6 +52,10 @@ def test_scenario_file_is_well_formed(path: Path) -> None:
     expect = scenario["expect"]
     assert len(expect["results"]) == len(scenario["actions"]), path.name
     assert isinstance(expect.get("final", {}), dict), path.name
+    later = scenario.get("next_hands", [])
+    assert len(expect.get("next_hands", [])) == len(later), path.name
+    for hand, want in zip(later, expect.get("next_hands", []), strict=True):
+        assert len(want["results"]) == len(hand.get("actions", [])), path.name
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.name for p in SCENARIO_FILES])
@@ -64,19 +68,40 @@ def test_scenario(path: Path) -> None:
     rule = scenario.get("rule", "")
 
     output = run_scenario(scenario)
-    results = [entry for entry in output if "final" not in entry]
-    finals = [entry["final"] for entry in output if "final" in entry]
+    # Hand k of a match (next_hands, RULES §15): its lines carry "hand": k (none for 0).
+    hands = [(scenario, expect)]
+    hands += list(zip(scenario.get("next_hands", []), expect.get("next_hands", []), strict=True))
+    for k, (spec, want_hand) in enumerate(hands):
+        lines = [e for e in output if e.get("hand", 0) == k]
+        where = name if k == 0 else f"{name} hand {k}"
+        _check_hand(where, rule, spec.get("actions", []), want_hand, lines)
+    assert sum(1 for e in output if "final" in e) == len(hands), f"{name}: one final per hand"
 
-    assert len(results) == len(scenario["actions"]), (
-        f"{name}: {len(results)} results for {len(scenario['actions'])} actions ({rule})"
+
+def _check_hand(
+    name: str,
+    rule: str,
+    actions: list[dict[str, Any]],
+    expect: dict[str, Any],
+    lines: list[dict[str, Any]],
+) -> None:
+    results = [entry for entry in lines if "final" not in entry]
+    finals = [entry["final"] for entry in lines if "final" in entry]
+
+    assert len(results) == len(actions), (
+        f"{name}: {len(results)} results for {len(actions)} actions ({rule})"
     )
     assert len(finals) == 1, f"{name}: expected exactly one final object, got {len(finals)}"
     final = finals[0]
 
     for i, (want, got) in enumerate(zip(expect["results"], results, strict=True)):
-        action = scenario["actions"][i]
+        action = actions[i]
         detail = f"{name} action {i} {action}: {got.get('message', '')!s} ({rule})"
-        if want is True:
+        if isinstance(want, dict):
+            # A subset of the line, e.g. a burn_window's {"ok": ..., "results": [...]}.
+            for key, value in want.items():
+                assert got.get(key) == value, f"{detail}: {key} is {got.get(key)!r}, not {value!r}"
+        elif want is True:
             assert got.get("ok") is True, f"{detail}: expected ok, got error {got.get('error')!r}"
         else:
             assert got.get("ok") is False, f"{detail}: expected error {want!r}, got ok"

@@ -1,4 +1,5 @@
-"""No label and no player name may show the font's missing-glyph box (tofu)."""
+"""No label and no player name may show a font's missing-glyph box (tofu); emoji are drawn
+with the shipped emoji font, and only what no font covers gets the placeholder."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ NAMES = (
 DYNAMIC = ("−12", "+4", "×16", "3/4", "→", "…", "·", "：", "10", "JOKER", "大王", "小王")
 
 
-def _mask(ch: str) -> bytes:
-    m = fonts.font(SIZE).getmask(ch)
+def _mask(ch: str, emoji: bool = False) -> bytes:
+    m = (fonts.emoji_font(SIZE) if emoji else fonts.font(SIZE)).getmask(ch)
     return bytes(m.size) + bytes(m)
 
 
@@ -38,8 +39,20 @@ def tofu() -> bytes:
     return _mask("\ue000")
 
 
+@pytest.fixture(scope="module")
+def emoji_tofu() -> bytes:
+    assert ord("\ue000") not in fonts.emoji_coverage()
+    return _mask("\ue000", emoji=True)
+
+
 def _drawn_glyph_clusters(text: str) -> list[str]:
-    return [r.text for r in fonts.runs(text) if r.glyphs]
+    return [r.text for r in fonts.runs(text) if r.face is fonts.Face.TEXT]
+
+
+def _drawn(text: str, size: int = 40) -> bytes:
+    img = Image.new("L", (8 * size, 2 * size), 0)
+    fonts.draw_text(ImageDraw.Draw(img), (4, size), text, size, 255)
+    return img.tobytes()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -52,24 +65,40 @@ def test_labels_fully_covered(lang: str, tofu: bytes) -> None:
                     assert _mask(ch) != tofu, f"{ch!r} in {text!r} renders as tofu"
 
 
-def test_names_never_tofu(tofu: bytes) -> None:
+def test_names_never_tofu(tofu: bytes, emoji_tofu: bytes) -> None:
     for name in NAMES:
-        for text in _drawn_glyph_clusters(name):
-            for ch in text:
+        for run in fonts.runs(name):
+            emoji = run.face is fonts.Face.EMOJI
+            for ch in run.text if run.glyphs else "":
                 if not ch.isspace():
-                    assert _mask(ch) != tofu, f"{ch!r} in {name!r} renders as tofu"
+                    bad = emoji_tofu if emoji else tofu
+                    assert _mask(ch, emoji) != bad, f"{ch!r} in {name!r} renders as tofu"
 
 
-def test_uncovered_go_to_placeholder() -> None:
-    assert [r.glyphs for r in fonts.runs("🀄🎉")] == [False]
-    assert fonts.runs("🀄🎉")[0].clusters == 2
-    assert [(r.text, r.glyphs) for r in fonts.runs("张三丰")] == [("张三丰", True)]
-    # One placeholder per perceived character: family ZWJ sequence, flag, keycap.
-    assert sum(r.clusters for r in fonts.runs("👨‍👩‍👧") if not r.glyphs) == 1
-    assert sum(r.clusters for r in fonts.runs("🇨🇳") if not r.glyphs) == 1
-    assert sum(r.clusters for r in fonts.runs("1️⃣") if not r.glyphs) == 1
-    # A CJK character outside GB2312 and the subset.
-    assert not fonts.runs("喆")[0].glyphs
+def test_emoji_drawn_with_the_emoji_font() -> None:
+    Run, Face = fonts.Run, fonts.Face
+    assert fonts.runs("🀄🎉") == (Run("🀄🎉", Face.EMOJI, 2),)
+    assert fonts.runs("李小龙🐉") == (Run("李小龙", Face.TEXT, 3), Run("🐉", Face.EMOJI, 1))
+    assert fonts.runs("张三丰") == (Run("张三丰", Face.TEXT, 3),)
+    # No shaping: a ZWJ family shows its members, a flag its letters, without modifiers.
+    assert fonts.runs("👨‍👩‍👧") == (Run("👨👩👧", Face.EMOJI, 1),)
+    assert fonts.runs("👍🏽") == (Run("👍", Face.EMOJI, 1),)
+    assert fonts.runs("🇨🇳")[0].face is Face.EMOJI
+
+
+def test_emoji_names_look_different() -> None:
+    # Issue 9.14: 🀄🎉 and 🐉 were both drawn as placeholders and looked alike.
+    drawn = {name: _drawn(name) for name in ("🀄🎉", "🐉", "🀄", "🎉🀄")}
+    assert len(set(drawn.values())) == len(drawn)
+    placeholder = _drawn("喆")
+    assert placeholder not in drawn.values()
+
+
+def test_only_what_no_font_covers_gets_the_placeholder() -> None:
+    # A CJK character outside GB2312 and the subset, and a keycap (no font has "1" + U+20E3).
+    for text in ("喆", "1️⃣"):
+        assert [r.face for r in fonts.runs(text)] == [fonts.Face.NONE], text
+    assert sum(r.clusters for r in fonts.runs("喆喆")) == 2
 
 
 def test_placeholder_is_drawn_not_tofu() -> None:
@@ -77,11 +106,11 @@ def test_placeholder_is_drawn_not_tofu() -> None:
         img = Image.new("L", (60, 60), 0)
         d = ImageDraw.Draw(img)
         if fn == "text":
-            fonts.draw_text(d, (10, 30), "🎉", 40, 255)
+            fonts.draw_text(d, (10, 30), "喆", 40, 255)
         elif fn == "placeholder":
             fonts.draw_placeholder(d, 10 + 40 * 0.92 / 2, 30, 40, 255)
         else:
-            d.text((10, 30), "🎉", font=fonts.font(40), fill=255, anchor="lm")
+            d.text((10, 30), "喆", font=fonts.font(40), fill=255, anchor="lm")
         return img.tobytes()
 
     assert draw("text") == draw("placeholder")
@@ -109,6 +138,8 @@ def test_cmap_reader_matches_fonttools() -> None:
     tt = pytest.importorskip("fontTools.ttLib")
     cmap = tt.TTFont(str(fonts.font_path())).getBestCmap()
     assert fonts.coverage() == frozenset(cmap)
+    emoji = tt.TTFont(str(fonts.emoji_font_path())).getBestCmap()
+    assert fonts.emoji_coverage() == frozenset(emoji)
 
 
 def test_ellipsize_fits() -> None:

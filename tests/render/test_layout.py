@@ -16,7 +16,7 @@ from bot.engine.views import public_view, seat_view
 from render import render_hand, render_result, render_table, to_png
 from render.cards import SUITS, card_face, suit_of
 from render.demo import render_demo
-from render.fonts import FONT_DIR, FONT_NAME
+from render.fonts import EMOJI_FONT_NAME, FONT_NAME, LICENCE_NAMES, shipped_file
 from render.samples import SAMPLE_NAMES, sample_state
 
 MAX_PNG = 200 * 1024
@@ -107,10 +107,13 @@ def test_suits_spread_copies() -> None:
     assert {suit_of(5, k) for k in range(4)} == set(SUITS)
 
 
-def test_font_shipped_small_with_licence() -> None:
-    font = FONT_DIR / FONT_NAME
-    assert font.stat().st_size < 4 * 1024 * 1024
-    assert "SIL OPEN FONT LICENSE" in (FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+def test_fonts_shipped_small_with_licences() -> None:
+    # Package data (gouji_data/fonts), found through importlib.resources, not the source tree.
+    assert shipped_file(FONT_NAME).stat().st_size < 4 * 1024 * 1024
+    assert shipped_file(EMOJI_FONT_NAME).stat().st_size < 1024 * 1024
+    for name in LICENCE_NAMES:
+        text = shipped_file(name).read_text(encoding="utf-8")
+        assert "SIL OPEN FONT LICENSE" in text.upper(), name
 
 
 def test_demo_writes_images(tmp_path: Path) -> None:

@@ -1,48 +1,89 @@
-"""The SQLite store: migrations, settings, live tables, finished hands, leaderboard."""
+"""The store on both back ends: migrations, settings, live tables, finished hands,
+leaderboard, and one transaction per step."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
-from bot.store import Store, default_db_path
-from bot.store.migrations import MIGRATIONS
+import pytest
+
+from bot.store import (
+    HandWrite,
+    Store,
+    TableWrite,
+    default_db_path,
+    default_store_target,
+    is_postgres_url,
+)
+from bot.store.backend import Dialect
+from bot.store.migrations import POSTGRES, SQLITE
 
 
-async def test_migrations_are_versioned_and_idempotent(tmp_path: Path) -> None:
-    db = tmp_path / "a.sqlite3"
-    store = Store(db)
+async def test_migrations_are_versioned_and_idempotent(store_target: str) -> None:
+    store = Store(store_target)
     await store.open()
-    assert await store.schema_version() == len(MIGRATIONS)
-    assert await store.migrate() == len(MIGRATIONS)  # running again changes nothing
+    assert await store.schema_version() == len(SQLITE) == len(POSTGRES)
+    assert await store.migrate() == len(SQLITE)  # running again changes nothing
+    await store.save_settings("g", {"a": 1})
     await store.close()
-    again = Store(db)
+    again = Store(store_target)
     await again.open()
-    assert await again.schema_version() == len(MIGRATIONS)
+    assert await again.schema_version() == len(SQLITE)
+    assert await again.load_settings("g") == {"a": 1}
     await again.close()
 
 
-async def test_settings_tables_and_actions_round_trip(tmp_path: Path) -> None:
-    store = Store(tmp_path / "b.sqlite3")
+def test_the_target_picks_the_back_end(tmp_path: Path) -> None:
+    assert Store(tmp_path / "x.sqlite3").dialect is Dialect.SQLITE
+    assert Store("postgresql://u@127.0.0.1:1/db").dialect is Dialect.POSTGRES
+    assert Store("postgres://u@127.0.0.1:1/db").dialect is Dialect.POSTGRES
+    assert is_postgres_url("postgresql://x") and not is_postgres_url("/var/lib/pg.sqlite3")
+
+
+async def test_a_version_1_sqlite_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as conn:  # as the first release left it
+        conn.executescript(SQLITE[0])
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute("INSERT INTO tables (table_key, record, live) VALUES ('k', '{\"v\": 1}', 1)")
+    store = Store(db)
     await store.open()
+    assert await store.schema_version() == len(SQLITE)
+    assert await store.live_tables() == [("k", {"v": 1})]
+    async with store.transaction() as tx:
+        loaded = await tx.lock_table("k")
+    assert loaded is not None and loaded.version == 0 and loaded.live
+    await store.close()
+
+
+async def test_settings_tables_and_actions_round_trip(store: Store) -> None:
     assert await store.load_settings("tg:1") is None
     await store.save_settings("tg:1", {"preset": "qingdao"})
     await store.save_settings("tg:1", {"preset": "match", "lang": "en"})
     assert await store.load_settings("tg:1") == {"preset": "match", "lang": "en"}
-    await store.save_table("tg:1:", {"v": 1}, True, [(1, 0, 3, {"do": "pass"})])
-    await store.save_table("tg:1:", {"v": 2}, True, [(1, 1, 4, {"do": "play", "cards": "55"})])
+    assert await store.save_table("tg:1:", {"v": 1}, True, [(1, 0, 3, {"do": "pass"})]) == 1
+    assert (
+        await store.save_table("tg:1:", {"v": 2}, True, [(1, 1, 4, {"do": "play", "cards": "55"})])
+        == 2
+    )
     await store.save_table("tg:2:", {"v": 9}, False)
     assert await store.live_tables() == [("tg:1:", {"v": 2})]
+    assert await store.live_table("tg:1:") == {"v": 2}
+    assert await store.live_table("tg:2:") is None  # finished
+    assert await store.live_table("tg:3:") is None  # never was
     assert await store.load_actions("tg:1:", 1) == [
         (3, {"do": "pass"}),
         (4, {"do": "play", "cards": "55"}),
     ]
     assert await store.load_actions("tg:1:", 2) == []
-    await store.close()
+    await store.drop_actions("tg:1:", 1)
+    assert len(await store.load_actions("tg:1:", 1)) == 2  # deal 1 is not before deal 1
+    await store.drop_actions("tg:1:")
+    assert await store.load_actions("tg:1:", 1) == []
 
 
-async def test_finished_hands_and_leaderboard(tmp_path: Path) -> None:
-    store = Store(tmp_path / "c.sqlite3")
-    await store.open()
+async def test_finished_hands_and_leaderboard(store: Store) -> None:
     await store.record_hand("g", "g:", 1, {"places": [1]}, [("a", "甲", 1, 4), ("b", "乙", 6, -4)])
     await store.record_hand("g", "g:", 2, {"places": [2]}, [("a", "甲", 6, -4), ("b", "乙2", 1, 4)])
     await store.record_hand("g", "g:", 3, {"places": [3]}, [("a", "甲", 1, 4)])
@@ -53,14 +94,75 @@ async def test_finished_hands_and_leaderboard(tmp_path: Path) -> None:
     ]
     assert board[1].name == "乙2"
     assert await store.leaderboard("other") == []
-    assert len(await store.finished_hands("g")) == 3
+    assert [h["places"] for h in await store.finished_hands("g")] == [[1], [2], [3]]
     player = await store.player("g", "b")
     assert player is not None and player.points == 0
-    await store.close()
+    assert await store.player("g", "nobody") is None
 
 
-def test_db_path_comes_from_the_environment(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def _step(deal: int, status: str, hand: bool, **kw: object) -> TableWrite:
+    hands = (HandWrite("g", deal, {"deal_no": deal}, (("u", "名", 1, 3),)),) if hand else ()
+    return TableWrite(
+        "g:",
+        {"status": status, "deal_no": deal},
+        True,
+        new_actions=((deal, 0, 1, {"do": "pass"}),),
+        hands=hands,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    "point", ["settings", "drop_actions", "table", "actions", "hand", "commit"]
+)
+async def test_a_step_commits_whole_or_not_at_all(store: Store, point: str) -> None:
+    """A failure at any point inside a step leaves the previous step, entire."""
+    await store.save_step(_step(1, "playing", hand=False))
+
+    def fail(at: str) -> None:
+        if at == point:
+            raise Crash(at)
+
+    store.fault_hook = fail
+    with pytest.raises(Crash):
+        await store.save_step(
+            _step(2, "between", hand=True, drop_actions_before=2, settings=("g", {"x": 1}))
+        )
+    store.fault_hook = None
+    async with store.transaction(readonly=True) as tx:
+        row = await tx.load_table("g:")
+    assert row is not None and row.record == {"status": "playing", "deal_no": 1}
+    assert row.version == 1
+    assert await store.load_actions("g:", 1) == [(1, {"do": "pass"})]
+    assert await store.load_actions("g:", 2) == []
+    assert await store.finished_hands("g") == []
+    assert await store.leaderboard("g") == []
+    assert await store.load_settings("g") is None
+    # ... and the store goes on working
+    await store.save_step(_step(2, "between", hand=True, drop_actions_before=2))
+    assert await store.load_actions("g:", 1) == []
+    assert [p.hands for p in await store.leaderboard("g")] == [1]
+
+
+async def test_a_new_table_drops_every_older_log(store: Store) -> None:
+    await store.save_step(_step(3, "playing", hand=False))
+    await store.save_step(_step(1, "playing", hand=False, drop_all_actions=True))
+    assert await store.load_actions("g:", 3) == []
+    assert await store.load_actions("g:", 1) == [(1, {"do": "pass"})]
+
+
+def test_the_database_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOUJI_DATABASE_URL", raising=False)
     monkeypatch.setenv("GOUJI_DB", "/tmp/x.sqlite3")
     assert default_db_path() == "/tmp/x.sqlite3"
+    assert default_store_target() == "/tmp/x.sqlite3"
+    monkeypatch.setenv("GOUJI_DATABASE_URL", "postgresql://bot@db/gouji")
+    assert default_store_target() == "postgresql://bot@db/gouji"
+    monkeypatch.delenv("GOUJI_DATABASE_URL")
     monkeypatch.delenv("GOUJI_DB")
     assert default_db_path() == "gouji.sqlite3"
+    assert default_store_target() == "gouji.sqlite3"

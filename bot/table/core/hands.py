@@ -5,6 +5,7 @@ and the end of a hand and of a match. Whose decision comes next is the engine's
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ...ai import decide
 from ...engine.actions import ActionKind
@@ -20,6 +21,7 @@ from ...engine.schedule import (
 )
 from ...engine.state import SEATS, Phase
 from ...engine.views import seat_view
+from ...records.record import record_json
 from ..model import MatchRecord, TableStatus
 from ..outputs import DeadlineKind, HandFinished, MatchOver
 from ..record import BurnWindow
@@ -200,11 +202,11 @@ def finish_hand(c: Ctx) -> None:
     res = st.result
     c.clear_deadline()
     if res.voided:
-        t.match = replace(
-            t.match, history=(*t.match.history, {"voided": True, "deal_no": t.deal_no})
-        )
+        voided = {"voided": True, "deal_no": t.deal_no}
+        t.match = replace(t.match, history=(*t.match.history, voided))
+        c.finished.append(FinishedHand(t.deal_no, _hand_record(c), ()))  # a record, no stats
         c.notice("hand_voided")
-        t.hand_owed = ()
+        # The redeal gives again what the last finished hand owes (engine.match.carry_over).
         deal(c)
         return
     a, b = t.match.totals
@@ -222,9 +224,10 @@ def finish_hand(c: Ctx) -> None:
     }
     t.match = MatchRecord(t.match.hand_no, totals, (*t.match.history, entry))
     t.run.last_result = res
+    record = _hand_record(c)  # before hand_owed moves on to the next hand
     t.hand_owed = res.tributes
     t.next_leader = next_leader(st)
-    _record(c, entry)
+    c.finished.append(FinishedHand(t.deal_no, record, _players(c)))
     c.outs.append(HandFinished(t.key, t.match.hand_no, totals, res))
     cfg = t.settings
     done = (cfg.match_hands and t.match.hand_no >= cfg.match_hands) or (
@@ -238,19 +241,33 @@ def finish_hand(c: Ctx) -> None:
     c.set_deadline(DeadlineKind.NEXT_HAND, c.env.config.between_hands_seconds)
 
 
-def _record(c: Ctx, entry: dict[str, object]) -> None:
+def _hand_record(c: Ctx) -> dict[str, Any]:
+    """The stored record of the hand that just ended (bot.records)."""
     t = c.t
-    st = t.run.state
-    res = st.result if st is not None else None
-    assert st is not None and res is not None
-    players = []
-    for s in SEATS:
-        info = t.seats[s - 1]
-        if info is not None and info.user_id is not None:
-            players.append((info.user_id, info.name, res.place_of(s), res.seat_points[s - 1]))
-    actions = [[s, a.to_json()] for s, a in t.log]
-    record = dict(entry, actions=actions, rules=st.rules.switches())
-    c.finished.append(FinishedHand(t.deal_no, record, tuple(players)))
+    assert t.run.state is not None
+    return record_json(
+        match_id=t.match_seed,
+        hand_no=t.match.hand_no,
+        deal_no=t.deal_no,
+        seed=t.hand_seed,
+        leader=t.hand_leader,
+        owed=t.hand_owed,
+        names=[c.name(s) for s in SEATS],
+        log=t.log,
+        state=t.run.state,
+    )
+
+
+def _players(c: Ctx) -> tuple[tuple[str, str, int, int], ...]:
+    """What the hand adds to each person's stats: user id, name, place, points."""
+    t = c.t
+    res = t.run.state.result if t.run.state is not None else None
+    assert res is not None
+    return tuple(
+        (info.user_id, info.name, res.place_of(s), res.seat_points[s - 1])
+        for s in SEATS
+        if (info := t.seats[s - 1]) is not None and info.user_id is not None
+    )
 
 
 def end_match(c: Ctx, stopped: bool) -> None:

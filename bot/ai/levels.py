@@ -1,0 +1,49 @@
+"""AI levels: ``policy_for(level, rules)`` is how a table picks the policy for its AI seats.
+
+- ``easy``: ``HeuristicPolicy``, the first rule-of-thumb player (fast, no card counting).
+- ``normal``: ``NormalPolicy``, the lecture's rule player with card tracking.
+- ``expert``: ``ExpertPolicy``, determinized playouts on top of ``normal``.
+
+To add a level: write a Policy (``bot.ai.base.Policy``), add its name to ``Level`` and a
+branch to ``policy_for``, and a pairing to ``benchmarks/ai.py``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from ..engine.rules import Rules
+from .base import Policy
+from .heuristic import HeuristicPolicy
+from .normal import NormalPolicy
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    NORMAL = "normal"
+    EXPERT = "expert"
+
+
+LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
+DEFAULT_LEVEL = Level.NORMAL
+
+
+class UnknownLevel(ValueError):
+    """A level name that is not one of ``LEVELS``."""
+
+
+def policy_for(level: str, rules: Rules | None = None) -> Policy:
+    """A fresh policy for ``level``; ``rules`` default to the rules each view carries."""
+    try:
+        lv = Level(level)
+    except ValueError:
+        raise UnknownLevel(
+            f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}"
+        ) from None
+    if lv is Level.EASY:
+        return HeuristicPolicy(rules)
+    if lv is Level.NORMAL:
+        return NormalPolicy(rules)
+    from .expert import ExpertPolicy
+
+    return ExpertPolicy(rules)

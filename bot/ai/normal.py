@@ -1,0 +1,342 @@
+"""The ``normal`` level: a rule player built on the 《够级讲堂》 lecture's principles.
+
+- 三个记住: it counts the 2s and jokers still out and knows which of its sets nobody can
+  beat any more (``Seen``): those are 回牌, plays that come back to it.
+- 出小牌 / 出回牌: it leads its lowest whole sets and keeps 2s, jokers and 够级-sized sets
+  for 够级 duels; once its sure winners cover the rest of the hand it runs out with them.
+- 出下家和对门不吃的牌: against a short opponent it leads sets bigger than its hand.
+- Big cards: a 2 or a joker never answers an ordinary play unless an opponent is about to
+  go out (or the answer ends our hand); a 够级-sized set is never spent on an ordinary
+  play while a lower answer exists; splitting a 够级 set costs what the set is worth.
+- 够级 duels: it answers its opposite's 够级牌 whenever the answer is worth it, above all
+  when the play would open the opposite's point (开点).
+- The team: it never beats a teammate unless the answer ends its hand, feeds a short
+  teammate sets of its size, and 让s the opposite's ordinary play when its own answer
+  would be dear, so the teammate two seats on can take it cheaply.
+- Before play: 革命 with a hand that has no 2s, jokers or 够级 sets; 明点 only with a
+  hand that can stop the opposite's pure 够级 sets (many jokers and 2s); burns only
+  when the rest of the hand runs out under the burner's rule; 还贡 of its lowest singles.
+
+Every choice is a pick from the legal list, so rules the engine enforces (憋三, 点四, who
+may answer, the burner's joker rule) need no code here. It is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.actions import Action, ActionKind
+from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, parse
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
+from ..engine.rules import Rules
+from ..engine.state import SeatStatus, down, opp, same_team
+from ..engine.views import SeatView
+from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
+from .tracking import Seen, known_count
+from .tribute import pick_return
+
+Choice = tuple[Action, Play]
+
+
+@dataclass(frozen=True, slots=True)
+class NormalWeights:
+    """Costs in rank steps (3 = 0 … A = 11) and the limits an answer may cost."""
+
+    two: float = 5.0  # each 2 spent (贴钱 or alone)
+    two_late: float = 4.0  # … once the hand is short (2s are then just high cards)
+    small: float = 9.0
+    big: float = 12.0
+    joker_set: float = 4.0  # jokers alone, on top of their own cost
+    split: float = 5.0  # leaving part of a rank behind
+    split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
+    gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
+    answer_plain: float = 16.0
+    answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
+    opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
+    urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
+    cheap: float = 6.0  # answers this cheap are taken at once rather than 让
+    hoard_two: float = 2.0  # per 2 on an ordinary play, unless an opponent is nearly out
+    hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
+    abundant_scale: float = 0.4  # joker costs scale when they outnumber the groups left
+    abundant_slack: float = 0.0
+    two_share: float = 0.5  # a 2 counts as half a joker toward that
+    use_rang: bool = True
+    run_out: bool = True
+    near_out: int = 4
+    late: int = 8  # a hand this short plays its 2s as high cards
+    multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
+    block: float = 8.0
+    feed: float = 6.0
+    last_big: float = 20.0  # 憋三: keep the last joker for the play before the 3s
+    revolt_max_gouji: int = 1
+    declare_min_jokers: int = 4  # 明点 only with this many jokers …
+    declare_min_big: int = 2  # … of which this many big …
+    declare_min_twos: int = 4  # … and this many 2s
+
+
+DEFAULT_NORMAL = NormalWeights()
+
+
+class NormalPolicy:
+    """The ``normal`` level (see the module docstring). ``rules`` default to the view's."""
+
+    def __init__(self, rules: Rules | None = None, weights: NormalWeights = DEFAULT_NORMAL) -> None:
+        self.rules = rules
+        self.w = weights
+
+    # -- the contract ----------------------------------------------------------------
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        rules = self.rules or view.public.rules
+        returns = [a for a in legal if a.kind is ActionKind.RETURN_TRIBUTE]
+        if returns:
+            return pick_return(view.hand, returns, rules)
+        revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
+        if revolt is not None and self._wants_revolt(view, rules):
+            return revolt
+        declare = next((a for a in legal if a.kind is ActionKind.DECLARE_POINT and not a.pre), None)
+        if declare is not None and self._wants_declare(view):
+            return declare
+        can_pass = any(a.kind is ActionKind.PASS for a in legal)
+        plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
+        if view.public.to_act == view.seat and (plays or can_pass):
+            rang = next((a for a in legal if a.kind is ActionKind.RANG), None)
+            return self._turn(view, plays, can_pass, rang, rules)
+        burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
+        if burns:
+            return self._burn(view, burns, rules)
+        return None  # never waive 够死级 plays
+
+    # -- costs ------------------------------------------------------------------------
+    def cost(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
+        """How much of the hand's strength a play spends (lower is cheaper)."""
+        w = self.w
+        two = w.two_late if sum(hand) <= w.late else w.two
+        small, big = w.small, w.big
+        if self._abundant(hand, rules):
+            # More 2s and jokers than groups left to cover: they are just the way out now.
+            two, small, big = w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
+        if p.base == JOKERS_BASE:
+            rank = w.joker_set
+        elif p.base == TWOS_BASE:
+            rank = 12.0 + two * (p.n - 1)
+        else:
+            rank = float(p.base - 3)
+            held = hand[p.base - 3]
+            if p.n < held:
+                rank += w.split
+                whole = Play(p.base, held)
+                if is_gouji(whole, rules) and not is_gouji(Play(p.base, held - p.n), rules):
+                    rank += w.split_gouji
+        return rank + two * p.twos + small * p.small + big * p.big
+
+    def _abundant(self, hand: Sequence[int], rules: Rules) -> bool:
+        """Whether the 2s and jokers outnumber the rank groups still to be played."""
+        groups = plays_needed(hand, rules)
+        return jokers(hand) + hand[I_TWO] * self.w.two_share >= groups - 1 + self.w.abundant_slack
+
+    def _spend_gouji(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
+        """Extra cost of a whole plain 够级-sized set used where any play would do."""
+        if 0 < p.base < TWOS_BASE and not p.jokers and is_gouji(Play(p.base, p.n, p.twos), rules):
+            return self.w.gouji_set
+        return 0.0
+
+    def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
+        """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
+        if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
+            return 0.0
+        if hand[I_BIG]:
+            spent = p.big >= hand[I_BIG]
+        elif hand[I_SMALL]:
+            spent = p.small >= hand[I_SMALL]
+        else:
+            return 0.0
+        return self.w.last_big if spent else 0.0
+
+    # -- turns ------------------------------------------------------------------------
+    def _turn(
+        self,
+        view: SeatView,
+        plays: list[Choice],
+        can_pass: bool,
+        rang: Action | None,
+        rules: Rules,
+    ) -> Action:
+        hand = view.hand
+        total = sum(hand)
+        finish = [c for c in plays if c[1].size == total]
+        if finish:
+            return min(finish, key=lambda c: self.cost(c[1], hand, rules))[0]
+        if not can_pass:
+            return self._lead(view, plays, rules)
+        return self._answer(view, plays, rang, rules)
+
+    def _lead(self, view: SeatView, plays: list[Choice], rules: Rules) -> Action:
+        hand = view.hand
+        total = sum(hand)
+        if rules.bie_san and hand[I_THREE]:
+            last = [c for c in plays if c[1].size == total - hand[I_THREE]]
+            if last:
+                return max(last, key=lambda c: self.cost(c[1], hand, rules))[0]
+        if view.public.seats[view.seat - 1].burning:
+            return self._burner_lead(plays, hand)
+        plain = [c for c in plays if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)]
+        whole = [c for c in plain if c[1].n == hand[c[1].base - 3]]
+        if not whole:
+            return min(plays, key=lambda c: self.cost(c[1], hand, rules))[0]
+        w = self.w
+        seen = Seen.of(view)
+        # 出回牌: when the sets nobody can beat cover all but one of the others, run out.
+        winners = [c for c in whole if not seen.beatable(c[1])]
+        losers = plays_needed(hand, rules) - len(winners)
+        if (
+            w.run_out
+            and winners
+            and losers <= len(winners) + 1
+            and not self._fours_first(plain, whole)
+        ):
+            if losers <= 0:
+                return min(winners, key=lambda c: c[1].base)[0]
+            # Lead the losers first while a winner waits to take the lead back.
+            rest = [c for c in whole if c not in winners]
+            if rest:
+                return min(rest, key=lambda c: c[1].base)[0]
+        opp_n = self._known_min(view, mates=False)
+        mate_n = self._known_min(view, mates=True)
+        downstream = known_count(view, down(view.seat))
+
+        def score(c: Choice) -> float:
+            p = c[1]
+            s = self.cost(p, hand, rules) + self._spend_gouji(p, hand, rules)
+            s -= w.multi * min(p.size, 4)
+            if opp_n is not None and p.size > opp_n:
+                s -= w.block  # an opponent this short cannot answer a bigger set
+            elif downstream is not None and downstream <= w.near_out and p.size <= downstream:
+                s += w.block  # the next seat could go out on it
+            if mate_n is not None and mate_n <= w.near_out and p.size == mate_n:
+                s -= w.feed  # a set the size of a short teammate's hand may let it out
+            return s
+
+        return min(whole, key=score)[0]
+
+    @staticmethod
+    def _fours_first(plain: list[Choice], whole: list[Choice]) -> bool:
+        return len(whole) == 1 and whole[0][1].base == 4 and len(plain) == 1
+
+    def _known_min(self, view: SeatView, mates: bool) -> int | None:
+        known = [
+            n
+            for s in view.public.seats
+            if s.seat != view.seat
+            and same_team(s.seat, view.seat) == mates
+            and s.status is SeatStatus.PLAYING
+            and (n := known_count(view, s.seat)) is not None
+        ]
+        return min(known, default=None)
+
+    def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
+        def key(c: Choice) -> tuple[int, bool, int, int, int]:
+            p = c[1]
+            whole = 0 < p.base < TWOS_BASE and p.n == hand[p.base - 3]
+            return (p.jokers, not whole, p.twos, -p.big, p.base)
+
+        return min(plays, key=key)[0]
+
+    def _answer(
+        self, view: SeatView, plays: list[Choice], rang: Action | None, rules: Rules
+    ) -> Action:
+        pub = view.public
+        me = view.seat
+        top = pub.top_seat
+        passing = Action(ActionKind.PASS)
+        if top is None or same_team(top, me) or not plays:
+            return passing  # never take a trick from a teammate unless it ends our hand
+        hand = view.hand
+        w = self.w
+        duel = pub.top_gouji and (top == opp(me) or pub.seats[me - 1].headless)
+        urgent = self._near_out(view, top)
+
+        def cost_of(c: Choice) -> float:
+            p = c[1]
+            c_ = self.cost(p, hand, rules) + self._keep_for_threes(p, hand, rules)
+            if not duel:
+                c_ += self._spend_gouji(p, hand, rules)
+                if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
+                    twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
+                    c_ += w.hoard_two * twos
+                    if p.base == JOKERS_BASE:
+                        c_ += w.hoard_joker  # a lone joker fired at an ordinary play
+            return c_
+
+        best = min(plays, key=cost_of)
+        cost = cost_of(best)
+        rest = minus(hand, best[1].counts())
+        limit = w.answer_plain
+        if duel:
+            limit = w.answer_gouji
+            top_play = _top_play(pub.top_cards)
+            if (
+                rules.dadian
+                and top not in _opened(view)
+                and top_play is not None
+                and opens_point(top_play, rules)
+            ):
+                limit += w.opens_bonus
+        if urgent or plays_needed(rest, rules) <= 1:
+            limit = max(limit, w.urgent)
+        if cost > limit:
+            return rang if rang is not None else passing
+        if w.use_rang and rang is not None and cost > w.cheap and not urgent:
+            return rang  # the teammate two seats on may take it cheaper; we still decide
+        return best[0]
+
+    def _near_out(self, view: SeatView, seat: int) -> bool:
+        n = known_count(view, seat)
+        return n is not None and 0 < n <= self.w.near_out
+
+    # -- burns ------------------------------------------------------------------------
+    def _burn(self, view: SeatView, burns: list[Choice], rules: Rules) -> Action | None:
+        hand = view.hand
+        total = sum(hand)
+        top = view.public.top_seat
+        finish = [c for c in burns if c[1].size == total]
+        if finish:
+            return finish[0][0]
+        if top is None or same_team(top, view.seat):
+            return None
+        if rules.burn_success == "first_trick":
+            ok = burns
+        else:
+            ok = [c for c in burns if runs_out_burning(minus(hand, c[1].counts()), rules)]
+        if not ok:
+            return None
+        return min(ok, key=lambda c: self.cost(c[1], hand, rules))[0]
+
+    # -- before play ------------------------------------------------------------------
+    def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
+        if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
+            return False  # a second revolt voids the hand
+        hand = view.hand
+        if hand[I_TWO] or jokers(hand):
+            return False
+        gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
+        return gouji <= self.w.revolt_max_gouji
+
+    def _wants_declare(self, view: SeatView) -> bool:
+        """明点: the opposite opens only if a pure 够级 set of its lives, and we answer it."""
+        hand = view.hand
+        w = self.w
+        return (
+            jokers(hand) >= w.declare_min_jokers
+            and hand[I_BIG] >= w.declare_min_big
+            and hand[I_TWO] >= w.declare_min_twos
+        )
+
+
+def _opened(view: SeatView) -> set[int]:
+    return {s.seat for s in view.public.seats if s.opened}
+
+
+def _top_play(cards: str | None) -> Play | None:
+    return play_of(parse(cards)) if cards else None

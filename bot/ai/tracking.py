@@ -1,0 +1,116 @@
+"""Card tracking from a seat's own view (三个记住: the 16 twos, the 8 jokers, what is out).
+
+Everything here is computed from ``SeatView`` alone: the deck the rules deal, the cards
+already played (public), and the seat's own hand. What is neither played nor in the
+hand is *outstanding*: somewhere in the other five hands (or dead with a revolter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
+from ..engine.movegen import gen_answers
+from ..engine.plays import Play
+from ..engine.rules import Rules
+from ..engine.state import SeatStatus
+from ..engine.views import SeatView
+
+
+def deck_of(rules: Rules) -> Counts:
+    return full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What a seat knows about the cards it cannot see."""
+
+    outstanding: Counts  # per slot: cards neither played nor in this seat's hand
+    rules: Rules
+
+    @staticmethod
+    def of(view: SeatView) -> Seen:
+        rules = view.public.rules
+        deck = deck_of(rules)
+        out = tuple(
+            max(0, d - p - h) for d, p, h in zip(deck, view.public.played, view.hand, strict=True)
+        )
+        return Seen(out, rules)
+
+    @property
+    def twos(self) -> int:
+        return self.outstanding[I_TWO]
+
+    @property
+    def smalls(self) -> int:
+        return self.outstanding[I_SMALL]
+
+    @property
+    def bigs(self) -> int:
+        return self.outstanding[I_BIG]
+
+    def beatable(self, p: Play) -> bool:
+        """Whether the outstanding cards, pooled, hold any answer to ``p``.
+
+        Pooling the five hidden hands over-estimates what one opponent holds, so a
+        False here is certain (a 回牌: the play comes back) and a True only possible.
+        """
+        size = p.size
+        pool = tuple(min(c, size) for c in self.outstanding)  # an answer has ``size`` cards
+        return bool(gen_answers(pool, p, self.rules))
+
+
+def known_count(view: SeatView, seat: int) -> int | None:
+    """The seat's card count when the view shows it (counts shown, or 报户 answers)."""
+    s = view.public.seats[seat - 1]
+    if s.status is not SeatStatus.PLAYING:
+        return 0
+    return s.count if s.count is not None else s.reported
+
+
+def hidden_sizes(view: SeatView) -> list[int]:
+    """A consistent guess at every seat's card count (index seat - 1); sums to the cards unseen.
+
+    Seats whose count the view shows keep it. A revolter still holds its dealt hand (it
+    revolted before the first play). The outstanding cards left over are shared out
+    evenly among the other playing seats; the seat's own entry is its hand size.
+    """
+    seen = Seen.of(view)
+    left = sum(seen.outstanding)
+    sizes = [0] * 6
+    unknown: list[int] = []
+    revolted: list[int] = []
+    for s in view.public.seats:
+        if s.seat == view.seat:
+            sizes[s.seat - 1] = sum(view.hand)
+        elif s.status is SeatStatus.REVOLTED:
+            revolted.append(s.seat)
+        elif s.status is SeatStatus.OUT:
+            continue
+        else:
+            n = known_count(view, s.seat)
+            if n is None or s.status is SeatStatus.DEAD:
+                unknown.append(s.seat)
+            else:
+                n = min(n, left)
+                sizes[s.seat - 1] = n
+                left -= n
+    dealt = sum(deck_of(view.public.rules)) // 6
+    for seat in revolted:
+        n = min(dealt, left) if unknown else 0
+        sizes[seat - 1] = n
+        left -= n
+    holders = unknown or revolted
+    if holders:
+        base, extra = divmod(left, len(holders))
+        for k, seat in enumerate(holders):
+            sizes[seat - 1] += base + (k < extra)
+    return sizes
+
+
+def pool_minus(pool: Sequence[int], cards: Sequence[int]) -> Counts:
+    return tuple(max(0, a - b) for a, b in zip(pool, cards, strict=True))
+
+
+__all__ = ["NUM_RANKS", "Seen", "deck_of", "hidden_sizes", "known_count", "pool_minus"]

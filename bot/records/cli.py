@@ -1,0 +1,44 @@
+"""The record subcommands of ``gouji``: ``replay FILE`` and ``export``, and ``--record``.
+
+Only argparse here; the terminal work is in ``adapters.console.replay`` (imported when used,
+so ``gouji referee`` stays light)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+COMMANDS = ("replay", "export")
+
+
+def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
+    """Add ``replay`` and ``export`` to the subparsers, ``--record`` to the main parser."""
+    parser.add_argument(
+        "--record", metavar="FILE", default=None, help="with --watch: write the hand's record"
+    )
+    rp = sub.add_parser("replay", help="step through a record (scenario file) in the terminal")
+    rp.add_argument("file")
+    rp.add_argument("--all", action="store_true", help="print every step without waiting")
+    rp.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
+    ex = sub.add_parser("export", help="write a stored hand as a scenario file (RULES.md §15)")
+    ex.add_argument("--db", required=True, help="the bot's SQLite file")
+    ex.add_argument("--group", required=True, help="group key, e.g. tg:-1001234")
+    ex.add_argument("--hand", type=int, required=True, help="the hand's number in the group")
+    ex.add_argument("--match", action="store_true", help="add the later hands of its match")
+    ex.add_argument("--out", default=None, help="file to write (default: standard output)")
+    ex.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
+
+
+def run(args: argparse.Namespace) -> int | None:
+    """Run a record command; None when ``args`` is not one."""
+    from adapters.console.replay import export_main, replay_main, watch_and_record
+
+    lang = getattr(args, "rec_lang", None) or args.lang
+    if args.command == "replay":
+        return replay_main(args.file, lang, show_all=args.all)
+    if args.command == "export":
+        return asyncio.run(export_main(args.db, args.group, args.hand, args.match, args.out, lang))
+    if args.watch and args.record:
+        return asyncio.run(watch_and_record(args.preset, args.seed, lang, args.record))
+    return None

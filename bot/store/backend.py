@@ -1,0 +1,83 @@
+"""What a database engine must give the store: transactions of plain SQL statements.
+
+The store's queries are written once, with ``?`` placeholders and SQL that SQLite and
+PostgreSQL both accept; a backend runs them (translating placeholders where it must) and
+says which dialect it speaks, for the few clauses that differ (row locks, lock skipping).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from enum import StrEnum
+from typing import Any
+
+Row = Sequence[Any]
+
+
+class Dialect(StrEnum):
+    SQLITE = "sqlite"
+    POSTGRES = "postgres"
+
+
+class Tx(ABC):
+    """One open transaction: everything run through it commits together or not at all."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def execute(self, sql: str, *args: Any) -> None: ...
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    @abstractmethod
+    async def lock_key(self, key: str, wait: bool = True) -> bool:
+        """Hold ``key`` until this transaction ends, across processes; with ``wait=False``
+        give up at once (False) if another transaction holds it."""
+
+    @property
+    def locks_rows(self) -> bool:
+        """True where ``FOR UPDATE`` and ``SKIP LOCKED`` exist (PostgreSQL). SQLite has one
+        writer at a time, so its transactions are already exclusive."""
+        return self.dialect is Dialect.POSTGRES
+
+    def for_update(self, skip_locked: bool = False, of: str = "") -> str:
+        """The row-lock clause to end a SELECT with (nothing on SQLite)."""
+        if not self.locks_rows:
+            return ""
+        clause = " FOR UPDATE"
+        if of:
+            clause += f" OF {of}"
+        return clause + (" SKIP LOCKED" if skip_locked else "")
+
+
+class Backend(ABC):
+    """A connection (SQLite) or a pool (PostgreSQL) that hands out transactions."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    def transaction(self, readonly: bool = False) -> AbstractAsyncContextManager[Tx]:
+        """Commit on a normal exit, roll back on an exception (or a killed process)."""
+
+    @abstractmethod
+    async def migrate(self) -> int:
+        """Bring the schema to the newest version; returns that version."""
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...

@@ -1,0 +1,120 @@
+"""PostgreSQL through an asyncpg pool: the store for several worker processes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from .backend import Backend, Dialect, Row, Tx
+from .migrations import POSTGRES
+
+# Any constant shared by all workers: only one of them migrates at a time.
+MIGRATION_LOCK = 0x6F756A69
+_PLACEHOLDER = re.compile(r"\?")
+_translated: dict[str, str] = {}
+
+
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, …`` (the store's SQL has no ``?`` in
+    string literals)."""
+    out = _translated.get(sql)
+    if out is None:
+        counter = iter(range(1, 1000))
+        out = _translated[sql] = _PLACEHOLDER.sub(lambda _: f"${next(counter)}", sql)
+    return out
+
+
+class PostgresTx(Tx):
+    dialect = Dialect.POSTGRES
+
+    def __init__(self, conn: PoolConnectionProxy[asyncpg.Record]) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self.conn.execute(numbered(sql), *args)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(numbered(sql), rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return [tuple(r) for r in await self.conn.fetch(numbered(sql), *args)]
+
+    async def lock_key(self, key: str, wait: bool = True) -> bool:
+        # A transaction-level advisory lock: it needs no row (a table not yet created is
+        # locked too) and the server releases it at commit, rollback or a lost connection.
+        if wait:
+            await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+            return True
+        return bool(
+            await self.conn.fetchval(
+                "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))", key
+            )
+        )
+
+
+class PostgresBackend(Backend):
+    dialect = Dialect.POSTGRES
+
+    def __init__(self, dsn: str, min_size: int = 1, max_size: int = 10) -> None:
+        self.dsn = dsn
+        self.min_size = min_size
+        self.max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        self._pool = await asyncpg.create_pool(
+            self.dsn, min_size=self.min_size, max_size=self.max_size
+        )
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("store is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def transaction(self, readonly: bool = False) -> AsyncIterator[Tx]:
+        async with self.pool.acquire() as conn:
+            if readonly:
+                yield PostgresTx(conn)
+                return
+            # A process killed inside this block never commits: the server rolls the
+            # transaction back when the connection drops.
+            async with conn.transaction():
+                yield PostgresTx(conn)
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            if not exists:
+                return 0
+            return int(
+                await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+            )
+
+    async def migrate(self) -> int:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            version = int(
+                await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+            )
+            for target in range(version, len(POSTGRES)):
+                await conn.execute(POSTGRES[target])
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version) VALUES ($1)", target + 1
+                )
+        return len(POSTGRES)

@@ -1,0 +1,140 @@
+"""The ``normal`` level: the habits issue 11 lists, card tracking, 让, 明点, team play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai import NormalPolicy, decide, options, policy_for
+from bot.ai.tracking import Seen, hidden_sizes
+from bot.engine import Action, ActionKind, fmt, make_rules
+from bot.engine.plays import Play
+from bot.engine.state import HandState
+from bot.engine.views import seat_view
+
+from .helpers import act, play, table
+
+FILL = "3456789TJQK"  # eleven cards: more than 报户 tells (不够报)
+
+
+def normal_choice(state: HandState, seat: int) -> Action | None:
+    return decide(state, seat, NormalPolicy(state.rules), random.Random(1))
+
+
+def _cards(action: Action | None) -> str:
+    assert action is not None and action.cards is not None
+    return fmt(action.cards)
+
+
+# -- the habits of issue 11: a fixed state, the bad move must not be chosen ------------------
+def test_answers_the_opposites_gouji_play_when_it_holds_an_answer() -> None:
+    # Seat 1 plays AAA; seat 4, its opposite, holds 22S: passing lets the 够级牌 live.
+    state = play(table(["AAA" + FILL, FILL, FILL, "35556677TJJKAA22S", FILL, FILL]), 1, "AAA")
+    assert state.to_act == 4 and state.top_gouji
+    choice = normal_choice(state, 4)
+    assert choice is not None and choice.kind is ActionKind.PLAY
+    assert "2" in _cards(choice) or "S" in _cards(choice)
+
+
+def test_keeps_a_lone_joker_against_an_ordinary_single() -> None:
+    # Seat 1 (an opponent, 9 cards left after its lead) leads a T; seat 2 holds one big joker.
+    state = play(table(["T345678999", "35566777777B", FILL, FILL, FILL, FILL]), 1, "T")
+    assert state.to_act == 2
+    choice = normal_choice(state, 2)
+    assert choice is not None and not (choice.kind is ActionKind.PLAY and _cards(choice) == "B")
+
+
+def test_does_not_spend_a_high_gouji_set_to_keep_low_sets_whole() -> None:
+    state = play(
+        table(["666" + FILL, "3333355677TTTTJJJJKKKBBB", FILL, FILL, FILL, FILL]), 1, "666"
+    )
+    choice = normal_choice(state, 2)
+    assert choice is not None
+    assert not (choice.kind is ActionKind.PLAY and _cards(choice) == "KKK")
+
+
+def test_does_not_attach_a_two_early() -> None:
+    state = play(table(["88" + FILL, "335558889TTTTQKKKKAAAA2", FILL, FILL, FILL, FILL]), 1, "88")
+    choice = normal_choice(state, 2)
+    assert choice is not None and _cards(choice) != "92"
+    assert _cards(choice) == "TT"
+
+
+# -- card tracking ---------------------------------------------------------------------------
+def test_seen_counts_what_is_neither_played_nor_held() -> None:
+    state = play(table(["BB" + FILL, "2SS" + FILL, FILL, FILL, FILL, FILL]), 1, "BB")
+    seen = Seen.of(seat_view(state, 2))
+    assert seen.bigs == 2  # 4 big jokers in the deck, 2 played
+    assert seen.smalls == 2  # 4 small jokers, 2 in seat 2's own hand
+    assert seen.twos == 15
+    # Two big jokers are out: a pair of small jokers can still be beaten; BB cannot.
+    assert seen.beatable(Play(0, 0, 0, 2, 0))
+    assert not seen.beatable(Play(0, 0, 0, 0, 3))
+
+
+def test_hidden_sizes_sum_to_the_unseen_cards() -> None:
+    state, _ = __import__("bot.engine", fromlist=["new_hand"]).new_hand(make_rules("dagang"), 3)
+    view = seat_view(state, 2)
+    sizes = hidden_sizes(view)
+    assert sizes[1] == 36
+    assert sum(sizes) - 36 == sum(Seen.of(view).outstanding)
+
+
+def test_leads_the_low_set_while_a_sure_winner_waits() -> None:
+    # Every other A, 2 and joker is played: nothing outstanding beats AAA (a 回牌).
+    state = table(["55AAA7", FILL, FILL, FILL, FILL, FILL])
+    played = [0] * 15
+    played[11], played[12], played[13], played[14] = 13, 16, 4, 4
+    state = state._replace(played=tuple(played), started=True)  # past the 革命 window
+    seen = Seen.of(seat_view(state, 1))
+    assert not seen.beatable(Play(14, 3)) and seen.beatable(Play(5, 2))
+    assert _cards(normal_choice(state, 1)) == "55"
+
+
+# -- the team --------------------------------------------------------------------------------
+def test_never_beats_a_teammate_needlessly() -> None:
+    state = play(table(["55KK", "3", "99AA", "4", "6", "7"]), 1, "55")
+    state = act(state, 2, ActionKind.PASS)
+    choice = normal_choice(state, 3)
+    assert choice is not None and choice.kind is ActionKind.PASS
+
+
+def test_feeds_a_short_teammate_a_set_of_its_size() -> None:
+    # Seat 3 (teammate) shows 2 cards; the opponents hold more than 10.
+    state = table(["S4477799", FILL, "JJ", FILL, FILL + "A", FILL])
+    choice = normal_choice(state, 1)
+    assert _cards(choice) in ("44", "99")
+
+
+def test_rang_instead_of_a_dear_answer_to_the_opposites_play() -> None:
+    # Seat 1 leads 55; seats 2 and 3 pass; seat 4, the opposite, would need its QQ.
+    state = play(table(["55" + FILL, FILL, FILL, "QQ7" + FILL[:3], FILL, FILL]), 1, "55")
+    state = act(state, 2, ActionKind.PASS)
+    state = act(state, 3, ActionKind.PASS)
+    assert any(a.kind is ActionKind.RANG for a in options(state, 4))
+    choice = normal_choice(state, 4)
+    assert choice is not None and choice.kind is ActionKind.RANG
+
+
+def test_declares_mingdian_only_with_a_hand_that_stops_the_opposite() -> None:
+    strong = table(["55", "BBSS2222AAKK", FILL, FILL, FILL, FILL], preset="qingdao")
+    choice = normal_choice(strong, 2)
+    assert choice is not None and choice.kind is ActionKind.DECLARE_POINT
+    weak = table(["55", "BS22AAKK5", FILL, FILL, FILL, FILL], preset="qingdao")
+    assert normal_choice(weak, 2) is None
+
+
+# -- levels ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("level", ["easy", "normal", "expert"])
+def test_policy_for_every_level(level: str) -> None:
+    policy = policy_for(level, make_rules("dagang"))
+    state = table(["55S7", "66", "77", "88", "99", "TT"])
+    choice = decide(state, 1, policy, random.Random(0))
+    assert choice is not None and choice.kind is ActionKind.PLAY
+    assert choice in options(state, 1)
+
+
+def test_policy_for_refuses_an_unknown_level() -> None:
+    with pytest.raises(ValueError, match="unknown AI level"):
+        policy_for("grandmaster", make_rules("dagang"))
