@@ -48,6 +48,12 @@ PUBLIC_NOTICES = {
     EventKind.BOUGHT: "ev_bought",
 }
 
+# Events only their two seats see: (text for the giver, text for the receiver).
+PRIVATE_NOTICES = {
+    EventKind.TRIBUTE_GIVEN: ("note_tribute_paid", "note_tribute_received"),
+    EventKind.TRIBUTE_RETURNED: ("note_return_paid", "note_return_received"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -164,8 +170,11 @@ class Ctx:
 
     def notices(self, events: list[Event]) -> None:
         for e in events:
+            if not e.is_public():
+                self.private_notes(e)
+                continue
             key = PUBLIC_NOTICES.get(e.kind)
-            if key is None or not e.is_public():
+            if key is None:
                 continue
             params: dict[str, object] = dict(e.data)
             if e.seat is not None:
@@ -173,3 +182,17 @@ class Ctx:
                 params["name"] = self.name(e.seat)
             minor = e.kind in MINOR_NOTICES
             self.outs.append(Notice(self.t.key, key, params_of(**params), minor=minor))
+
+    def private_notes(self, e: Event) -> None:
+        """Cards only two seats see (tribute and its return) go to those two players."""
+        keys = PRIVATE_NOTICES.get(e.kind)
+        if keys is None or e.seat is None:
+            return
+        data = dict(e.data)
+        target = data.get("target")
+        if not isinstance(target, int):
+            return
+        names = {"name": self.name(e.seat), "target_name": self.name(target)}
+        for viewer in e.visible_to or ():
+            key = keys[0] if viewer == e.seat else keys[1]
+            self.private_note(viewer, key, giver=e.seat, **data, **names)
