@@ -49,15 +49,15 @@ class NormalWeights:
     small: float = 9.0
     big: float = 12.0
     joker_set: float = 4.0  # jokers alone, on top of their own cost
-    split: float = 5.0  # leaving part of a rank behind
+    split: float = 3.0  # leaving part of a rank behind
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
     gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
-    answer_plain: float = 16.0
+    answer_plain: float = 20.0
     answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
-    hoard_two: float = 2.0  # per 2 on an ordinary play, unless an opponent is nearly out
+    hoard_two: float = 0.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
     abundant_scale: float = 0.4  # joker costs scale when they outnumber the groups left
     abundant_slack: float = 0.0
@@ -69,7 +69,7 @@ class NormalWeights:
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
     block: float = 8.0
     feed: float = 6.0
-    last_big: float = 20.0  # 憋三: keep the last joker for the play before the 3s
+    last_big: float = 35.0  # 憋三: keep the last joker for the play before the 3s
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -102,6 +102,9 @@ class NormalPolicy:
         plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
         if view.public.to_act == view.seat and (plays or can_pass):
             rang = next((a for a in legal if a.kind is ActionKind.RANG), None)
+            mate = down(down(view.seat))
+            if view.public.seats[mate - 1].status is not SeatStatus.PLAYING:
+                rang = None  # 让 helps only while the teammate two seats on can answer
             return self._turn(view, plays, can_pass, rang, rules)
         burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
         if burns:
