@@ -31,7 +31,7 @@ from ..engine.actions import Action, ActionKind
 from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, parse
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
 from ..engine.rules import Rules
-from ..engine.state import SeatStatus, down, opp, same_team
+from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
 from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
 from .tracking import Seen, known_count
@@ -56,6 +56,7 @@ class NormalWeights:
     answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
+    takes_trick: float = 4.0
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
     hoard_two: float = 0.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
@@ -286,6 +287,8 @@ class NormalPolicy:
                 and opens_point(top_play, rules)
             ):
                 limit += w.opens_bonus
+        if not duel and self._others_passed(view):
+            limit += w.takes_trick  # the other two opponents passed: the answer likely wins
         if urgent or plays_needed(rest, rules) <= 1:
             limit = max(limit, w.urgent)
         if cost > limit:
@@ -293,6 +296,18 @@ class NormalPolicy:
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
+
+    @staticmethod
+    def _others_passed(view: SeatView) -> bool:
+        """Both opponents other than the opposite passed in this trick (soft evidence: they
+        hold nothing they wanted to play on it; a pass locks them out of the trick)."""
+        me = view.seat
+        seats = view.public.seats
+        others = (down(me), up(me))
+        return all(
+            seats[s - 1].last == "pass" or seats[s - 1].status is not SeatStatus.PLAYING
+            for s in others
+        )
 
     def _near_out(self, view: SeatView, seat: int) -> bool:
         n = known_count(view, seat)

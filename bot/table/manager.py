@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..ai import HeuristicPolicy, Policy, Role, decide
+from ..ai import Policy, Role, decide, decide_async, policy_for, without_search
 from ..ai.base import options
 from ..engine.actions import Action, ActionKind
 from ..engine.errors import GoujiError, IllegalAction
@@ -28,7 +28,7 @@ from ..engine.game import (
     next_leader,
 )
 from ..engine.schedule import BurnDeclaration, burn_priority, resolve_burns
-from ..engine.state import SEATS, Phase
+from ..engine.state import SEATS, HandState, Phase
 from ..engine.views import public_view, seat_view
 from ..present.playmenu import build_menu
 from ..present.schema import shown
@@ -124,10 +124,17 @@ class TableManager(LobbyMixin, TimersMixin):
         between_hands_seconds: float = 12.0,
         warn_before_seconds: float = 10.0,
         no_answer_seconds: int = 12,
+        think_off_loop: bool = True,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
-        self.policy: Policy = policy or HeuristicPolicy()
+        # ``policy`` (tests) plays every table; otherwise each group's ``ai_level`` decides.
+        self.fixed_policy = policy
+        self.policy: Policy = policy or policy_for("normal")
+        self._level_policies: dict[str, Policy] = {}
+        # A searching level (expert) decides in a worker thread while the loop runs on.
+        self.think_off_loop = think_off_loop
+        self._thinking: set[asyncio.Task[None]] = set()
         self.seed_source = seed_source or (lambda: secrets.randbits(48))
         self.burn_window_seconds = burn_window_seconds
         self.declare_window_seconds = declare_window_seconds
@@ -442,7 +449,7 @@ class TableManager(LobbyMixin, TimersMixin):
             if st.phase is Phase.RETURN_TRIBUTE:
                 ai = next((r for r, _, _ in st.pending_returns if self._ai_plays(t, r)), None)
                 if ai is not None:
-                    action = decide(st, ai, self.policy, self._ai_rng(t, ai, "return"))
+                    action = decide(st, ai, self.quick_policy(t), self._ai_rng(t, ai, "return"))
                     if action is not None:
                         self._apply(t, ai, action, outs)
                         continue
@@ -468,7 +475,11 @@ class TableManager(LobbyMixin, TimersMixin):
             if seat is None:
                 return
             if self._ai_plays(t, seat):
-                action = decide(st, seat, self.policy, self._ai_rng(t, seat, "turn"))
+                policy = self.policy_of(t)
+                if self.think_off_loop and hasattr(policy, "choose_searching"):
+                    self._think_later(t, seat, policy)
+                    return
+                action = decide(st, seat, policy, self._ai_rng(t, seat, "turn"))
                 if action is None:
                     return
                 self._apply(t, seat, action, outs)
@@ -480,6 +491,57 @@ class TableManager(LobbyMixin, TimersMixin):
                 self._set_deadline(t, DeadlineKind.TURN, seconds, st.step)
             return
         raise RuntimeError(f"table {t.key} did not settle")
+
+    def policy_of(self, t: Table) -> Policy:
+        """The policy of the table's AI seats: the injected one, else its ``ai_level``."""
+        if self.fixed_policy is not None:
+            return self.fixed_policy
+        level = t.settings.ai_level
+        policy = self._level_policies.get(level)
+        if policy is None:
+            policy = self._level_policies[level] = policy_for(level)
+        return policy
+
+    def quick_policy(self, t: Table) -> Policy:
+        return without_search(self.policy_of(t))
+
+    def _think_later(self, t: Table, seat: int, policy: Policy) -> None:
+        """Start a searching AI's decision in a worker thread (once per step)."""
+        st = t.state
+        assert st is not None
+        if t.thinking == st.step:
+            return
+        t.thinking = st.step
+        rng = self._ai_rng(t, seat, "turn")
+        task = asyncio.get_running_loop().create_task(self._think(t.key, st, seat, policy, rng))
+        self._thinking.add(task)
+        task.add_done_callback(self._thinking.discard)
+
+    async def _think(
+        self, key: str, st: HandState, seat: int, policy: Policy, rng: random.Random
+    ) -> None:
+        try:
+            action = await decide_async(st, seat, policy, rng)
+        except Exception:  # a failing search must not stall the table: play like normal
+            log.exception("search failed on table %s; the fallback decides", key)
+            action = decide(st, seat, without_search(policy), rng)
+        outs: list[Out] = []
+        async with self.lock(key):
+            t = self.tables.get(key)
+            if t is None or t.state is not st or t.thinking != st.step:
+                return  # the table moved on meanwhile (a restart, a stop): nothing to do
+            t.thinking = -1
+            if action is not None and st.to_act == seat and self._ai_plays(t, seat):
+                self._apply(t, seat, action, outs)
+            self._advance(t, outs)
+            self._emit_views(t, outs)
+            await self._persist(t)
+        await self._publish(outs)
+
+    async def settle(self) -> None:
+        """Wait until no searching AI is deciding (tests, the terminal)."""
+        while self._thinking:
+            await asyncio.gather(*list(self._thinking))
 
     def _ai_plays(self, t: Table, seat: int) -> bool:
         info = t.seats[seat - 1]
@@ -499,7 +561,8 @@ class TableManager(LobbyMixin, TimersMixin):
             legal = [a for a in options(st, seat) if a.kind in PRE_PLAY_ACTIONS]
             if not legal:
                 continue
-            choice = self.policy.choose(seat_view(st, seat), legal, self._ai_rng(t, seat, "pre"))
+            quick = self.quick_policy(t)
+            choice = quick.choose(seat_view(st, seat), legal, self._ai_rng(t, seat, "pre"))
             if choice is not None and choice in legal:
                 self._apply(t, seat, choice, outs)
                 acted = True
@@ -512,7 +575,7 @@ class TableManager(LobbyMixin, TimersMixin):
         window = BurnWindow(step=st.step)
         for seat in burn_priority(st):
             if self._ai_plays(t, seat):
-                choice = decide(st, seat, self.policy, self._ai_rng(t, seat, "burn"))
+                choice = decide(st, seat, self.quick_policy(t), self._ai_rng(t, seat, "burn"))
                 if choice is not None and choice.kind is ActionKind.BURN:
                     window.declared[seat] = choice
         if t.humans() and self.burn_window_seconds > 0:

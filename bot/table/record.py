@@ -44,6 +44,7 @@ class Table:
     window: BurnWindow | None = None
     window_step: int = -1
     declare_open: bool = False
+    thinking: int = -1  # the step a searching AI is deciding off the event loop (not stored)
     ready: set[int] = field(default_factory=set)
     next_leader: int | None = None
     last_result: HandResult | None = None

@@ -30,6 +30,8 @@ class TimersMixin:
         policy: Policy
         warn_before_seconds: float
 
+        def quick_policy(self, t: Table) -> Policy: ...
+
         def lock(self, key: str) -> asyncio.Lock: ...
 
         async def _publish(self, outs: Iterable[Out]) -> None: ...
@@ -114,7 +116,8 @@ class TimersMixin:
                 assert cur is not None
                 if cur.phase is not Phase.RETURN_TRIBUTE:
                     break
-                action = decide(cur, receiver, self.policy, self._ai_rng(t, receiver, "return"))
+                quick = self.quick_policy(t)
+                action = decide(cur, receiver, quick, self._ai_rng(t, receiver, "return"))
                 if action is not None:
                     self._apply(t, receiver, action, outs)
         elif kind is DeadlineKind.TURN and st.to_act is not None:
