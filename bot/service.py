@@ -13,14 +13,16 @@ import contextlib
 import logging
 import os
 import signal
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from .cluster import HealthServer, worker_id
 from .store import Store, default_store_target
 from .table import TableManager
 
 log = logging.getLogger(__name__)
 
+HEALTH_PORT_ENV = "GOUJI_HEALTH_PORT"
 # A bot that has not logged in by then will not: give up rather than hang.
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 5.0
@@ -36,8 +38,9 @@ class ChatBot(Protocol):
     async def stop(self) -> None: ...
 
 
-def build_bots(manager: TableManager) -> list[ChatBot]:
-    """The adapters whose tokens are set in the environment."""
+def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
+    """The adapters whose tokens are set in the environment (``shards``: this worker's
+    Discord shard K of N)."""
     bots: list[ChatBot] = []
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
@@ -50,6 +53,7 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
                 api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
                 webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
@@ -64,7 +68,9 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
             discord.VoiceClient.warn_dave = False
 
         guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
-        bots.append(DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None))
+        bots.append(
+            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
+        )
     return bots
 
 
@@ -128,12 +134,12 @@ async def open_store(target: str) -> Store:
     return store
 
 
-async def run_bots() -> int:
+async def run_bots(shards: tuple[int, int] | None = None) -> int:
     store = await open_store(default_store_target())
     started: list[ChatBot] = []
     try:
         manager = TableManager(store=store)
-        bots = build_bots(manager)
+        bots = build_bots(manager, shards)
         if not bots:
             raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")
         for bot in bots:
@@ -144,11 +150,36 @@ async def run_bots() -> int:
                 raise StartupError(start_failure(bot, err)) from err
         restored = await manager.load()
         log.info("resumed %d live tables", restored)
-        await _serve(manager)
+        health = await start_health(manager, store)
+        try:
+            await _serve(manager)
+        finally:
+            if health is not None:
+                await health.stop()
     finally:
         await _stop_all(started)
         await store.close()
     return 0
+
+
+async def start_health(manager: TableManager, store: Store) -> HealthServer | None:
+    """``GET /health`` on ``$GOUJI_HEALTH_PORT`` (``$GOUJI_HEALTH_HOST``, default all
+    interfaces), when set: this worker's name, its store, the tables in its memory; 503
+    when the database does not answer."""
+    port = os.environ.get(HEALTH_PORT_ENV)
+    if not port:
+        return None
+
+    async def check() -> dict[str, Any]:
+        await store.ping()
+        return {"store": store.dialect.value, "tables_in_memory": len(manager.tables)}
+
+    server = HealthServer(
+        worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
+    )
+    await server.start()
+    log.info("health endpoint on port %d", server.port)
+    return server
 
 
 async def _serve(manager: TableManager) -> None:

@@ -142,7 +142,7 @@ class ConsoleTable:
         changes["lang"] = self.lang
         changes["ai_level"] = self.ai_level
         settings = apply_setting_changes(await self.manager.group_settings(self.chat), changes)
-        self.manager.settings_cache[self.chat.group_key] = settings
+        self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
         await self.manager.handle(AddBots(chat=self.chat, actor=self.me, count=6))
         title = preset_name(self.preset, self.lang)
@@ -168,7 +168,6 @@ class ConsoleTable:
                 priv = self.manager.private_snapshot(self.chat.key, self.me.user_id)
                 if priv is None or priv.role is None or priv.autoplay:
                     # Nothing for us to decide: let the table's pauses run out.
-                    await self.manager.settle()  # an expert AI decides off the loop
                     self.clock.advance(2)
                     await self.manager.poll_timers()
                     self._flush()

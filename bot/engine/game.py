@@ -213,6 +213,13 @@ def legal_plays(state: HandState, seat: int) -> list[Play]:
     check_seat(seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    if state.buy_pending:
+        # 买3 runs before the first play (RULES §10): answer for the hands after it.
+        w = Transition(state)
+        w.run_buy()
+        state = w.view()
+        if state.to_act != seat:
+            return []
     if chongdian.in_progress(state):
         return chongdian.legal_plays(state, seat)
     if state.lead_pending:
@@ -326,6 +333,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     w = Transition(state)
     if state.buy_pending and kind not in _DECLARATIONS:
         w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
+        state = w.view()  # the action is checked against the hands after it
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:

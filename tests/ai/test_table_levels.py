@@ -35,37 +35,51 @@ def test_ai_level_is_a_validated_stored_setting() -> None:
     assert GroupSettings.from_json({"ai_level": "godlike"}).ai_level == "normal"
 
 
-async def _open(m: TableManager, **changes: object) -> None:
+async def _open(m: TableManager, **changes: object) -> GroupSettings:
     s = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 0, **changes})
-    m.settings_cache[CHAT.group_key] = s
+    m.use_settings(CHAT, s)
     await m.handle(OpenTable(chat=CHAT, actor=ME, sit=False))
     await m.handle(AddBots(chat=CHAT, actor=ME, count=6))
+    return s
 
 
 @pytest.mark.parametrize(
     ("level", "kind"),
     [("easy", HeuristicPolicy), ("normal", NormalPolicy), ("expert", ExpertPolicy)],
 )
-async def test_each_table_plays_its_groups_level(level: str, kind: type) -> None:
+async def test_each_group_plays_its_level(level: str, kind: type) -> None:
     m = TableManager(clock=FakeClock(), seed_source=lambda: 5)
-    await _open(m, ai_level=level)
-    assert isinstance(m.policy_of(m.tables[CHAT.key]), kind)
+    settings = await _open(m, ai_level=level)
+    assert isinstance(m.policy_of(settings), kind)
 
 
-async def test_a_searching_level_decides_off_the_loop_and_finishes_the_hand() -> None:
+async def test_a_searching_level_runs_off_the_loop_and_finishes_the_hand() -> None:
+    import asyncio
+
     clock = FakeClock()
-    # A searching policy with too small a budget to search: the thread path, quickly.
+    # A searching policy whose budget is too small to search: the worker-thread path, fast.
     m = TableManager(clock=clock, seed_source=lambda: 5, policy=ExpertPolicy(playouts=1))
     await _open(m)
-    assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
-    t = m.tables[CHAT.key]
-    assert t.status is TableStatus.PLAYING
-    for _ in range(400):
-        if t.status is not TableStatus.PLAYING:
-            break
-        await m.settle()
-        clock.advance(4)
-        await m.poll_timers()
-    assert t.status is not TableStatus.PLAYING
-    assert t.match.hand_no >= 1 or t.last_result is not None
-    assert t.thinking == -1
+    main_thread = __import__("threading").get_ident()
+    seen: set[int] = set()
+    inner = ExpertPolicy.choose_searching
+
+    def spy(self, *args):  # type: ignore[no-untyped-def]
+        seen.add(__import__("threading").get_ident())
+        return inner(self, *args)
+
+    ExpertPolicy.choose_searching = spy  # type: ignore[method-assign]
+    try:
+        assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
+        for _ in range(400):
+            snap = m.snapshot(CHAT.key)
+            if snap is None or snap.status is not TableStatus.PLAYING:
+                break
+            clock.advance(4)
+            await m.poll_timers()
+            await asyncio.sleep(0)
+    finally:
+        ExpertPolicy.choose_searching = inner  # type: ignore[method-assign]
+    snap = m.snapshot(CHAT.key)
+    assert snap is None or snap.status is not TableStatus.PLAYING
+    assert seen and main_thread not in seen  # every search ran in a worker thread

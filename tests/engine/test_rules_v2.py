@@ -312,3 +312,15 @@ def test_hui_is_off_by_default_and_only_the_first_leader_may() -> None:
     with pytest.raises(IllegalAction) as err:
         Action.from_json({"do": "hui", "ranks": "5"})
     assert err.value.code is ErrorCode.HUI_NOT_ALLOWED
+
+
+def test_plays_offered_while_buy_three_waits_are_those_after_it() -> None:
+    # 2 may revolt, so 买3 waits; if 2 leads instead, it first buys a 3 from 5 with its 9.
+    hands = [parse(h) for h in ("5533", "6789", "2733", "8833", "333S9", "T33")]
+    state, _ = from_hands(make_rules("weifang"), hands, 2, buy=True)
+    assert state.buy_pending and state.hands[1] == parse("6789")
+    offered = legal_plays(state, 2)
+    assert offered and all(p.base != 9 for p in offered)
+    for p in offered:
+        after, events = apply(state, 2, Action.play(p))
+        assert events[0].kind.value == "bought" and not after.buy_pending
