@@ -87,10 +87,14 @@ class TelegramBot:
         clock: Clock | None = None,
         run_sender: bool = True,
         listen: str = "0.0.0.0",
+        webhook_secret: str | None = None,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
         self.webhook_port = webhook_port
+        # Several workers behind one webhook URL must share the secret Telegram sends with
+        # each update (each registers the same webhook); one worker alone may draw its own.
+        self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
         # The library keeps the bot-wide 30 requests a second. The per-group limit is the
@@ -151,7 +155,7 @@ class TelegramBot:
                 url_path=path,
                 webhook_url=self.webhook_url,
                 allowed_updates=ALLOWED_UPDATES,
-                secret_token=secrets.token_urlsafe(32),
+                secret_token=self.webhook_secret,
             )
         else:
             await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
