@@ -188,3 +188,13 @@ async def test_what_a_dead_worker_committed_is_sent_by_another(
     assert [type(o).__name__ for o in rec_b.outs] == ["TableChanged"]
     await b.poll_timers()
     assert len(rec_b.outs) == 1  # and only once
+
+
+async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> None:
+    from bot.service import make_manager
+    from bot.table import TableManager
+
+    manager = make_manager(store)
+    shared = store.dialect == "postgres"
+    assert isinstance(manager, SharedTableManager) is shared
+    assert isinstance(manager, TableManager)
