@@ -14,6 +14,7 @@ is saved beside it (``bot.cluster.runtime``), so another worker continues exactl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -61,6 +62,7 @@ class SharedTableManager(TableManager):
         # commit, so a rolled-back step never passes for the truth.
         self._versions: dict[str, int] = {}
         self._written: dict[str, int] = {}  # versions written by the open transaction
+        self._refreshing: set[asyncio.Task[None]] = set()
         self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
 
@@ -120,10 +122,23 @@ class SharedTableManager(TableManager):
             self._committed(key)
 
     async def load(self) -> int:
-        """Nothing to resume: every step was committed whole and the deadlines are rows.
-        Tables come into this worker's memory when they are used; returns how many live."""
+        """Nothing to resume (every step was committed whole; deadlines are rows): read the
+        live tables into memory, and keep them fresh as other workers commit, so what the
+        adapters read before a command (menus, snapshots) is current. Commands never rely
+        on it: they reload under the table's lock. Returns how many tables are live."""
         async with self.shared.transaction(readonly=True) as tx:
-            return len(await tx.live_tables())
+            keys = [key for key, _ in await tx.live_tables()]
+        for key in keys:
+            await self.refresh(key)
+        await self.shared.listen_tables(self._heard)
+        return len(keys)
+
+    def _heard(self, key: str, version: int) -> None:
+        if self._versions.get(key) == version or key in self._written:
+            return  # this worker wrote it, or already has it
+        task = asyncio.get_running_loop().create_task(self.refresh(key))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
 
     async def refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""
@@ -226,6 +241,7 @@ class SharedTableManager(TableManager):
         for i, out in enumerate(result.outs):
             # The key makes a message's identity: a step is written once per version.
             await tx.enqueue(key, f"{key}#{version}.{i}", type(out).__name__, out_to_json(out), now)
+        await tx.notify_table(key, version)
         sync.deal, sync.saved = t.deal_no, len(t.log)
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version

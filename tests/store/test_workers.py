@@ -198,3 +198,22 @@ async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> N
     shared = store.dialect == "postgres"
     assert isinstance(manager, SharedTableManager) is shared
     assert isinstance(manager, TableManager)
+
+
+async def test_other_workers_copies_follow_each_commit(workers: list[Worker]) -> None:
+    """What an adapter reads before a command (a menu, a snapshot) is current on every
+    worker, not only on the one that ran the last command (PostgreSQL's NOTIFY)."""
+    (a, _, store), (b, _, _) = workers
+    await a.handle(OpenTable(chat=CHAT, actor=ME))
+    assert await b.load() == 1 and b.snapshot(CHAT.key) is not None  # read at start
+    await a.load()
+    assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
+    if store.dialect != "postgres":
+        return  # one process: no other worker to tell
+    for _ in range(100):
+        snap = b.snapshot(CHAT.key)
+        if snap is not None and snap.seats[1] is not None:
+            break
+        await asyncio.sleep(0.02)
+    snap = b.snapshot(CHAT.key)
+    assert snap is not None and snap.seats[1] is not None and snap.seats[1].user_id == "u2"
