@@ -32,7 +32,7 @@ from ..table.record import Table, table_from_json
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
-from .wire import out_from_json, out_to_json
+from .wire import WireError, out_from_json, out_to_json
 from .worker import worker_id
 
 log = logging.getLogger(__name__)
@@ -299,7 +299,12 @@ class SharedTableManager(TableManager):
 
     # -- the outbox -----------------------------------------------------------------------
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
-        out = out_from_json(message.payload)
+        try:
+            out = out_from_json(message.payload)
+        except WireError as err:
+            # Written by a newer or broken version: skip it rather than block the chat.
+            log.error("outbox message %s unreadable: %s", message.msg_key, err)
+            return {"worker": self.worker, "skipped": "unreadable"}
         await self.refresh(out.table)  # the adapter reads the table's snapshot next
         await self._publish((out,))
         return {"worker": self.worker}

@@ -478,6 +478,10 @@ class Store:
     async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
         async with self.backend.transaction(readonly) as tx:
             yield StoreTx(tx, self.fault_hook)
+            if not readonly:
+                self._fault("commit")
+        if not readonly:
+            self._fault("committed")
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
@@ -488,10 +492,7 @@ class Store:
         """Commit one step of a table (see ``StoreTx.write``) as one transaction; returns
         the table row's new version."""
         async with self.transaction() as tx:
-            version = await tx.write(write)
-            self._fault("commit")
-        self._fault("committed")
-        return version
+            return await tx.write(write)
 
     # -- single operations, each its own transaction ---------------------------------------
     async def load_settings(self, group_key: str) -> dict[str, Any] | None:

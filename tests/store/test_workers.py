@@ -217,3 +217,16 @@ async def test_other_workers_copies_follow_each_commit(workers: list[Worker]) ->
         await asyncio.sleep(0.02)
     snap = b.snapshot(CHAT.key)
     assert snap is not None and snap.seats[1] is not None and snap.seats[1].user_id == "u2"
+
+
+async def test_an_unreadable_message_is_skipped_not_blocking_the_chat(
+    workers: list[Worker],
+) -> None:
+    (a, rec_a, store), _ = workers
+    async with store.transaction() as tx:
+        await tx.enqueue(CHAT.key, "bad", "Nope", {"kind": "from-the-future"}, 0.0)
+    await a.handle(OpenTable(chat=CHAT, actor=ME))  # its messages queue behind the bad one
+    assert [type(o).__name__ for o in rec_a.outs] == ["TableChanged"]
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.unsent(CHAT.key) == []
+        assert await tx.sent_result("bad") == {"worker": "w1", "skipped": "unreadable"}
