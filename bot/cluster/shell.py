@@ -62,7 +62,8 @@ class SharedTableManager(TableManager):
         # commit, so a rolled-back step never passes for the truth.
         self._versions: dict[str, int] = {}
         self._written: dict[str, int] = {}  # versions written by the open transaction
-        self._refreshing: set[asyncio.Task[None]] = set()
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
 
@@ -134,11 +135,20 @@ class SharedTableManager(TableManager):
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
-        if self._versions.get(key) == version or key in self._written:
+        self._newest[key] = max(version, self._newest.get(key, 0))
+        if self._versions.get(key, -1) >= version or key in self._written:
             return  # this worker wrote it, or already has it
-        task = asyncio.get_running_loop().create_task(self.refresh(key))
-        self._refreshing.add(task)
-        task.add_done_callback(self._refreshing.discard)
+        if key not in self._refreshing:
+            task = asyncio.get_running_loop().create_task(self._follow(key))
+            self._refreshing[key] = task
+            task.add_done_callback(lambda _: self._refreshing.pop(key, None))
+
+    async def _follow(self, key: str) -> None:
+        """Reload until this worker's copy is at least as new as the newest it heard of."""
+        for _ in range(5):
+            await self.refresh(key)
+            if key not in self._tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
+                return
 
     async def refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""
@@ -305,6 +315,14 @@ class SharedTableManager(TableManager):
             # Written by a newer or broken version: skip it rather than block the chat.
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
-        await self.refresh(out.table)  # the adapter reads the table's snapshot next
+        if self._versions.get(out.table, -1) < _version_of(message.msg_key):
+            await self.refresh(out.table)  # the adapter reads the table's snapshot next
         await self._publish((out,))
         return {"worker": self.worker}
+
+
+def _version_of(msg_key: str) -> int:
+    """The table version a message was written at (``<table>#<version>.<n>``)."""
+    _, _, tail = msg_key.rpartition("#")
+    version, _, _ = tail.partition(".")
+    return int(version) if version.isdigit() else 1 << 62

@@ -393,6 +393,13 @@ class StoreTx:
             message_id,
         )
 
+    async def mark_sending_many(self, message_ids: Sequence[int]) -> None:
+        """``mark_sending`` for a batch, in one statement."""
+        await self.tx.executemany(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            [(i,) for i in message_ids],
+        )
+
     async def mark_sent(self, message_id: int, now: float, result: dict[str, Any]) -> bool:
         """Record the platform's answer (e.g. the new message id); False if it was already
         marked (a retry that was recognised)."""
