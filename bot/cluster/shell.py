@@ -172,9 +172,9 @@ class SharedTableManager(TableManager):
             self._versions.pop(key, None)
             return None
         cached = self._tables.get(key)
-        if cached is not None and self._versions.get(key) == row.version:
-            return cached
-        t = await self._rebuild(tx, key, row)
+        if cached is not None and self._versions.get(key, -1) >= row.version:
+            return cached  # as new as the row (or newer: a read that began before our commit)
+        t = await self._rebuild(tx, key, row, cached)
         self._tables[key] = t
         self._versions[key] = row.version
         self._touched[key] = self.clock.now()
@@ -182,16 +182,29 @@ class SharedTableManager(TableManager):
         self._schedule(t)
         return t
 
-    async def _rebuild(self, tx: StoreTx, key: str, row: StoredTable) -> Table:
-        """The table exactly as the worker that wrote the row left it."""
+    async def _rebuild(
+        self, tx: StoreTx, key: str, row: StoredTable, cached: Table | None
+    ) -> Table:
+        """The table exactly as the worker that wrote the row left it. A cached copy of the
+        same deal (memory holds committed states only) is caught up with the actions it
+        lacks instead of replaying the deal from its first card."""
         record = dict(row.record)
         t = table_from_json(record)
         meta = record.get("meta")
         self._meta[key] = dict(meta) if isinstance(meta, dict) else {}
         if t.status is TableStatus.PLAYING and t.rules is not None:
-            state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
-            replayed: list[tuple[int, Action]] = []
-            for seat, raw in await tx.load_actions(key, t.deal_no):
+            same_deal = (
+                cached is not None
+                and cached.run.state is not None
+                and (cached.match_seed, cached.deal_no, cached.hand_seed)
+                == (t.match_seed, t.deal_no, t.hand_seed)
+            )
+            if cached is not None and cached.run.state is not None and same_deal:
+                state, replayed = cached.run.state, list(cached.log)
+            else:
+                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+                replayed = []
+            for seat, raw in await tx.load_actions(key, t.deal_no, start=len(replayed)):
                 action = Action.from_json(raw)
                 state, _ = apply(state, seat, action)
                 replayed.append((seat, action))
@@ -263,9 +276,11 @@ class SharedTableManager(TableManager):
             self._versions[key] = version
 
     def _rolled_back(self, key: str) -> None:
-        # What memory holds of this table may be what was not committed: read it again.
+        # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
+        if key in self._tables:
+            self._forget(key)
 
     def _due_of(self, t: Table) -> tuple[str, float | None]:
         """The deadline row: when the table next needs the clock (a turn warning first)."""

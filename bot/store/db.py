@@ -236,11 +236,17 @@ class StoreTx:
         )
         return [(str(k), _loads(r)) for k, r in rows]
 
-    async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
+    async def load_actions(
+        self, table_key: str, deal_no: int, start: int = 0
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The deal's logged actions, from the ``start``-th on (a worker that holds the
+        first ones already reads only the rest)."""
         rows = await self.tx.fetch(
-            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
+            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? AND idx >= ? "
+            "ORDER BY idx",
             table_key,
             deal_no,
+            start,
         )
         return [(int(s), _loads(a)) for s, a in rows]
 
