@@ -56,12 +56,12 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
 
 
 def console(args: argparse.Namespace) -> int:
-    from .console import ConsoleTable
+    from .console import ConsoleTable, play
 
     table = ConsoleTable(
         preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
     )
-    return int(asyncio.run(table.run()))
+    return play(table)
 
 
 def watch(args: argparse.Namespace) -> int:
