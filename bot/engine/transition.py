@@ -558,7 +558,13 @@ class Transition:
         self.turn_check(s)
         if self.top_play is None or self.lead_pending:
             raise IllegalAction(ErrorCode.LEAD_CANNOT_PASS)
-        self.window = set()
+        top = self.top_seat
+        if top is not None and s != opp(top) and self.active(opp(top)) and self.restricted():
+            # A 无头 seat answering in its normal place before the opposite: only the
+            # opposite's action closes the burn window (RULES §8); the passer loses its chance.
+            self.window.discard(s)
+        else:
+            self.window = set()
         self.passed_since_top.add(s)
         self.last_passer = s
         if not self.free_play:
