@@ -25,6 +25,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=4, help="hands in a terminal match (default 4)")
     p.add_argument("--watch", action="store_true", help="watch six AI seats play one hand")
     p.add_argument("--console", action="store_true", help="terminal table even if tokens are set")
+    p.add_argument(
+        "--shards",
+        metavar="K/N",
+        help="run Discord shard K of N in this worker (several workers: docs/store.md)",
+    )
     sub = p.add_subparsers(dest="command")
     ref = sub.add_parser("referee", help="replay a rule scenario file (RULES.md §15)")
     ref.add_argument("file")
@@ -58,10 +63,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
+        from .cluster.worker import ShardsError, parse_shards
         from .service import StartupError, run_bots
 
         try:
-            return asyncio.run(run_bots())
+            shards = parse_shards(args.shards) if args.shards else None
+        except ShardsError as err:
+            print(f"gouji: {err}", file=sys.stderr)
+            return 2
+        try:
+            return asyncio.run(run_bots(shards))
         except StartupError as err:
             print(f"gouji: {err}", file=sys.stderr)
             return 1

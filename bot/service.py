@@ -36,8 +36,9 @@ class ChatBot(Protocol):
     async def stop(self) -> None: ...
 
 
-def build_bots(manager: TableManager) -> list[ChatBot]:
-    """The adapters whose tokens are set in the environment."""
+def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
+    """The adapters whose tokens are set in the environment (``shards``: this worker's
+    Discord shard K of N)."""
     bots: list[ChatBot] = []
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
@@ -50,6 +51,7 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
                 api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
                 webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
@@ -64,7 +66,9 @@ def build_bots(manager: TableManager) -> list[ChatBot]:
             discord.VoiceClient.warn_dave = False
 
         guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
-        bots.append(DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None))
+        bots.append(
+            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
+        )
     return bots
 
 
@@ -128,12 +132,12 @@ async def open_store(target: str) -> Store:
     return store
 
 
-async def run_bots() -> int:
+async def run_bots(shards: tuple[int, int] | None = None) -> int:
     store = await open_store(default_store_target())
     started: list[ChatBot] = []
     try:
         manager = TableManager(store=store)
-        bots = build_bots(manager)
+        bots = build_bots(manager, shards)
         if not bots:
             raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")
         for bot in bots:

@@ -14,13 +14,14 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import fmt
 from bot.engine.state import SEATS
 from bot.engine.views import public_view
+from bot.records.desk import Opened
 from bot.records.steps import Frame, FrameKind
 from bot.records.summary import frame_caption
 
 from .cards import draw_play
 from .fonts import draw_text, ellipsize
 from .labels import label, seat_name
-from .style import FELT, FELT_DARK, GOLD, INK_SOFT, PANEL, WHITE, team_colour
+from .style import FELT, FELT_DARK, GOLD, INK_SOFT, PANEL, WHITE, team_colour, to_png
 from .table import GAP, WIDTH, render_table
 
 BAR_H = 76
@@ -77,3 +78,12 @@ def render_replay(
     _bar(d, caption, f"{position[0]}/{position[1]}")
     _hands(img, d, frame, names, BAR_H + table.height, lang)
     return img
+
+
+def replay_png(opened: Opened, index: int, lang: str = "zh") -> bytes:
+    """PNG of frame ``index`` of an opened record (what the chat stepper shows)."""
+    frame = opened.frames[index]
+    img = render_replay(
+        frame, opened.record.names, opened.record.hand_no, (index, opened.last), lang
+    )
+    return to_png(img)

@@ -65,11 +65,17 @@ class DiscordBot:
         *,
         table_interval: float = 2.0,
         private_interval: float = 0.5,
+        shard: tuple[int, int] | None = None,
         **client_options: Any,
     ) -> None:
         self.manager = manager
         self.token = token
         self.guild_id = guild_id
+        self.shard = shard
+        if shard is not None:
+            # One shard of N per worker: any worker answers any interaction (the tables
+            # are in the shared store); DMs and their button presses come to shard 0.
+            client_options.update(shard_id=shard[0], shard_count=shard[1])
         self.client = GoujiClient(self, **client_options)
         self.sender = Sender(self.client, manager, table_interval, private_interval)
         self.controller = Controller(manager, self.sender)
@@ -89,7 +95,10 @@ class DiscordBot:
         self.client.add_listener(self.controller.on_interaction, "on_interaction")
 
     async def sync(self) -> None:
-        """Register the slash commands: in the test guild at once, or globally."""
+        """Register the slash commands: in the test guild at once, or globally (by shard 0
+        only, when sharded: the commands are the application's, not the shard's)."""
+        if self.shard is not None and self.shard[0] != 0:
+            return
         tree = self.client.tree
         if self.guild_id is not None:
             guild = discord.Object(self.guild_id)

@@ -24,6 +24,7 @@ from .handlers import Router
 from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
+from .records import RecordChat
 from .sender import Sender
 from .settings_menu import SettingsMenu
 from .views import PillowRenderer, Renderer
@@ -44,6 +45,9 @@ MENU = (
     "rules",
     "settings",
     "help",
+    "replay",
+    "history",
+    "why",
 )
 ALLOWED_UPDATES = ["message", "callback_query"]
 
@@ -83,10 +87,14 @@ class TelegramBot:
         clock: Clock | None = None,
         run_sender: bool = True,
         listen: str = "0.0.0.0",
+        webhook_secret: str | None = None,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
         self.webhook_port = webhook_port
+        # Several workers behind one webhook URL must share the secret Telegram sends with
+        # each update (each registers the same webhook); one worker alone may draw its own.
+        self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
         # The library keeps the bot-wide 30 requests a second. The per-group limit is the
@@ -118,7 +126,9 @@ class TelegramBot:
             GroupCommands(self.ctx, self.publisher, menu),
             PrivateChat(self.ctx, self.publisher),
             menu,
+            RecordChat(self.ctx),
         )
+        self.records = self.router.records
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)
         self._initialized = False
@@ -145,7 +155,7 @@ class TelegramBot:
                 url_path=path,
                 webhook_url=self.webhook_url,
                 allowed_updates=ALLOWED_UPDATES,
-                secret_token=secrets.token_urlsafe(32),
+                secret_token=self.webhook_secret,
             )
         else:
             await updater.start_polling(allowed_updates=ALLOWED_UPDATES)

@@ -5,7 +5,10 @@ Three shapes, one per place a button lives:
 * ``g:<tid>:<op>[:<seat>]`` — the group's table message (join, start, 报户 …);
 * ``a:<tid>:<version>:<op>[:<args>]`` — a player's private action keyboard; the version
   is the table's, so a press made for an older state is refused as stale;
-* ``s:<op>[:<arg>…]`` — the group's settings menu (the chat is the message's own).
+* ``s:<op>[:<arg>…]`` — the group's settings menu (the chat is the message's own);
+* ``r:<hand>:<shown>:<to>`` — a replay stepper: the record's number in the group, the
+  frame the message showed when the button was made (a press from an older view is
+  stale) and the frame to move to.
 
 Anything else (an old format, a forged or truncated payload) raises ``BadPayload``.
 """
@@ -48,7 +51,15 @@ class SettingsPress:
     args: tuple[str, ...] = ()
 
 
-Press = GroupPress | ActPress | SettingsPress
+@dataclass(frozen=True, slots=True)
+class ReplayPress:
+    number: int
+    shown: int
+    to: int
+
+
+Press = GroupPress | ActPress | SettingsPress | ReplayPress
+_INDEX = re.compile(r"^\d{1,9}$")
 
 # Group ops: join, start, add AI, my cards, next hand, leave, 报户 (with a seat).
 GROUP_OPS = {"j": False, "s": False, "a": False, "h": False, "n": False, "l": False, "c": True}
@@ -105,6 +116,8 @@ def encode(press: Press) -> str:
         parts = ["a", press.tid, _base36(press.version), press.op]
         if press.args:
             parts.append(".".join(press.args))
+    elif isinstance(press, ReplayPress):
+        parts = ["r", str(press.number), str(press.shown), str(press.to)]
     else:
         parts = ["s", press.op, *press.args]
     data = ":".join(parts)
@@ -124,7 +137,15 @@ def decode(data: str | None) -> Press:
         return _act(parts)
     if kind == "s":
         return _settings(parts)
+    if kind == "r":
+        return _replay(parts)
     raise BadPayload("unknown kind")
+
+
+def _replay(parts: list[str]) -> ReplayPress:
+    if len(parts) != 4 or not all(_INDEX.match(p) for p in parts[1:]):
+        raise BadPayload("bad replay press")
+    return ReplayPress(int(parts[1]), int(parts[2]), int(parts[3]))
 
 
 def _tid(text: str) -> str:

@@ -17,10 +17,11 @@ from telegram.ext import (
 
 from bot.i18n import t
 
-from .callback import ActPress, BadPayload, GroupPress, decode
+from .callback import ActPress, BadPayload, GroupPress, ReplayPress, decode
 from .context import Context, chat_of, user_lang
 from .group import GROUP_TYPES, GroupCommands
 from .private import PrivateChat
+from .records import RecordChat
 from .settings_menu import SettingsMenu
 
 log = logging.getLogger(__name__)
@@ -39,14 +40,23 @@ GROUP_COMMANDS = (
     "rules",
     "settings",
     "help",
+    "replay",
+    "history",
+    "why",
 )
 
 
 class Router:
     def __init__(
-        self, ctx: Context, group: GroupCommands, private: PrivateChat, menu: SettingsMenu
+        self,
+        ctx: Context,
+        group: GroupCommands,
+        private: PrivateChat,
+        menu: SettingsMenu,
+        records: RecordChat | None = None,
     ) -> None:
         self.ctx = ctx
+        self.records = records or RecordChat(ctx)
         self.group = group
         self.private = private
         self.menu = menu
@@ -69,6 +79,9 @@ class Router:
             "rules": group.rules,
             "settings": group.settings,
             "help": self.help,
+            "replay": self.records.replay,
+            "history": self.records.history,
+            "why": self.records.why,
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, callback, filters=fresh))
@@ -137,6 +150,8 @@ class Router:
             await self.group.press(query, press)
         elif isinstance(press, ActPress):
             await self.private.press(query, press)
+        elif isinstance(press, ReplayPress):
+            await self.records.press(query, press)
         else:
             await self.menu.press(query, press)
 

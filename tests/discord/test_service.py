@@ -43,3 +43,27 @@ async def test_start_returns_while_the_gateway_runs(monkeypatch: pytest.MonkeyPa
     assert logins == ["secret"]
     await asyncio.wait_for(bot.stop(), timeout=5)
     assert bot.client.is_closed()
+
+
+def test_a_worker_runs_one_shard_of_n(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOUJI_TELEGRAM_TOKEN", raising=False)
+    monkeypatch.setenv("GOUJI_DISCORD_TOKEN", "secret")
+    (bot,) = build_bots(TableManager(), shards=(1, 3))
+    assert isinstance(bot, DiscordBot)
+    assert bot.client.shard_id == 1 and bot.client.shard_count == 3
+    (plain,) = build_bots(TableManager())
+    assert isinstance(plain, DiscordBot) and plain.client.shard_id is None
+
+
+async def test_only_shard_0_syncs_the_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+
+    async def sync(self: object, **kw: object) -> list[object]:
+        synced.append(1)
+        return []
+
+    monkeypatch.setattr("discord.app_commands.CommandTree.sync", sync)
+    await DiscordBot(TableManager(), "secret", shard=(2, 3)).sync()
+    assert synced == []
+    await DiscordBot(TableManager(), "secret", shard=(0, 3)).sync()
+    assert synced == [1]

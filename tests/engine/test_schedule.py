@@ -139,7 +139,7 @@ def _sub(hand: Counts, picks: list[int]) -> Counts:
     return tuple(out)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     hands=st.lists(high, min_size=4, max_size=4),
     picks=st.lists(st.lists(st.integers(0, 20), min_size=1, max_size=6), min_size=4, max_size=4),
@@ -266,3 +266,91 @@ def test_the_leader_may_hui_before_the_first_play() -> None:
     assert decisions[-1] == Decision(1, DecisionKind.TURN, True)
     state, _ = apply(state, 1, Action(ActionKind.PLAY, parse("KK")))
     assert Decision(1, DecisionKind.PRE_PLAY, False) not in pending_decisions(state)
+
+
+# -- pending_decisions agrees with legal_actions ---------------------------------------
+KINDS_OF = {
+    DecisionKind.RETURN_TRIBUTE: {ActionKind.RETURN_TRIBUTE},
+    DecisionKind.PRE_PLAY: {
+        ActionKind.REVOLT,
+        ActionKind.DECLARE_POINT,
+        ActionKind.HUI,
+        ActionKind.CHONGDIAN,
+    },
+    DecisionKind.BURN: {ActionKind.BURN},
+    DecisionKind.TURN: {
+        ActionKind.PLAY,
+        ActionKind.PASS,
+        ActionKind.RANG,
+        ActionKind.BURN,
+        ActionKind.HUI,
+        ActionKind.REVOLT,
+        ActionKind.DECLARE_POINT,
+        ActionKind.CHONGDIAN,
+    },
+}
+FREE = {ActionKind.ASK_COUNT, ActionKind.WAIVE}  # never a scheduled decision
+
+
+def _check_decisions(state: HandState) -> None:
+    from bot.engine import legal_actions
+
+    decisions = pending_decisions(state)
+    for d in decisions:
+        kinds = {a.kind for a in legal_actions(state, d.seat)}
+        assert kinds & KINDS_OF[d.kind], (d, kinds)
+    for seat in range(1, 7):
+        kinds = {a.kind for a in legal_actions(state, seat)} - FREE
+        covered: set[ActionKind] = set()
+        for d in decisions:
+            if d.seat == seat:
+                covered |= KINDS_OF[d.kind]
+        assert kinds <= covered, (seat, kinds, decisions)
+    if not state.over:
+        assert any(d.required for d in decisions) or state.to_act is None
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    preset=st.sampled_from(["dagang", "qingdao", "weifang", "dazhong", "match"]),
+    seed=st.integers(0, 10**6),
+    hui=st.booleans(),
+)
+def test_pending_decisions_cover_exactly_the_seats_that_may_act(
+    preset: str, seed: int, hui: bool
+) -> None:
+    import random
+
+    from bot.engine import legal_actions, new_hand
+
+    switches: dict[str, object] = {"hui": "threes_fours", "bie_san": False} if hui else {}
+    if preset == "dazhong":
+        switches = {**switches, "revolution": "no_hua_qian", "remove_threes": 0}
+    state, _ = new_hand(make_rules(preset, switches), seed)
+    rng = random.Random(seed)
+    for _ in range(80):
+        _check_decisions(state)
+        if state.over:
+            break
+        options = [
+            (s, a)
+            for s in range(1, 7)
+            for a in legal_actions(state, s)
+            if a.kind is not ActionKind.ASK_COUNT
+        ]
+        seat, action = rng.choice(options)
+        state, _ = apply(state, seat, action)
+
+
+def test_decisions_during_chongdian_are_the_revolter_and_its_opposite() -> None:
+    rules = make_rules("dagang", {"dadian": True, "chongdian": True})
+    hands = ["5", "6", "TTTTTJJJJQQQ", "7", "8", "JJJJJQQQQKKK9"]
+    state, _ = from_hands(rules, [parse(h) for h in hands], 1)
+    state, _ = apply(state, 3, Action(ActionKind.REVOLT))
+    _check_decisions(state)
+    assert Decision(3, DecisionKind.PRE_PLAY, False) in pending_decisions(state)
+    state, _ = apply(state, 3, Action(ActionKind.CHONGDIAN))
+    _check_decisions(state)
+    state, _ = apply(state, 3, Action(ActionKind.PLAY, parse("TTTTT")))
+    _check_decisions(state)
+    assert {d.seat for d in pending_decisions(state)} == {6}

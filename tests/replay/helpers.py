@@ -29,8 +29,19 @@ async def play_match(
     """Play a match of ``hands`` hands; return the group's stored records (number, record)."""
     store = Store(db)
     await store.open()
-    clock = FakeClock()
-    m = TableManager(store=store, clock=clock, seed_source=lambda: seed)
+    m = TableManager(store=store, clock=FakeClock(), seed_source=lambda: seed)
+    await finish_match(m, hands, chat, **settings)
+    out = await store.hands_from(chat.group_key, 1, 1000)
+    await store.close()
+    return out
+
+
+async def finish_match(
+    m: TableManager, hands: int = 2, chat: ChatRef = CHAT, **settings: Any
+) -> None:
+    """Six AI seats play a whole match at ``chat`` on the manager's (fake) clock."""
+    clock = m.clock
+    assert isinstance(clock, FakeClock)
     m.settings_cache[chat.group_key] = apply_setting_changes(
         GroupSettings(), {"match_hands": hands, **settings}
     )
@@ -43,6 +54,3 @@ async def play_match(
         clock.advance(15)
         await m.poll_timers()
     assert m.tables[chat.key].status is TableStatus.FINISHED
-    out = await store.hands_from(chat.group_key, 1, 1000)
-    await store.close()
-    return out

@@ -31,6 +31,7 @@ SENDS = frozenset(
     {
         "sendMessage",
         "sendPhoto",
+        "sendDocument",
         "editMessageMedia",
         "editMessageCaption",
         "editMessageText",
@@ -127,6 +128,8 @@ class Message:
     photo_name: str | None = None
     markup: dict[str, Any] | None = None
     thread_id: int | None = None
+    document: bytes | None = None
+    document_name: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -140,6 +143,11 @@ class Message:
         if self.photo is not None:
             unique = f"p{abs(hash(self.photo)) % 10**9}"
             out["photo"] = [{"file_id": unique, "file_unique_id": unique, "width": 9, "height": 9}]
+            if self.caption:
+                out["caption"] = self.caption
+        if self.document is not None:
+            unique = f"d{abs(hash(self.document)) % 10**9}"
+            out["document"] = {"file_id": unique, "file_unique_id": unique}
             if self.caption:
                 out["caption"] = self.caption
         if self.markup:
@@ -309,6 +317,12 @@ class FakeTelegram(BaseRequest):
     def api_sendPhoto(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         msg = self._new_message(int(params["chat_id"]), params)
         msg.photo_name, msg.photo = files["photo"]
+        msg.caption = params.get("caption")
+        return msg.to_dict()
+
+    def api_sendDocument(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        msg = self._new_message(int(params["chat_id"]), params)
+        msg.document_name, msg.document = files["document"]
         msg.caption = params.get("caption")
         return msg.to_dict()
 

@@ -47,7 +47,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def test_webhook_mode_on_loopback() -> None:
+@pytest.mark.parametrize("shared_secret", [None, "s3cret-shared-by-all-workers"])
+async def test_webhook_mode_on_loopback(shared_secret: str | None) -> None:
     h = await Harness(None).open()
     await h.bot.stop()
     port = free_port()
@@ -59,11 +60,13 @@ async def test_webhook_mode_on_loopback() -> None:
         request=h.fake,
         listen="127.0.0.1",
         clock=h.clock,
+        webhook_secret=shared_secret,
     )
     await bot.start()
     hooks = [c.params for c in h.fake.calls if c.method == "setWebhook"]
     assert hooks and hooks[-1]["url"] == "https://bot.example.invalid/gouji/hook"
     secret = hooks[-1]["secret_token"]
+    assert secret == (shared_secret or bot.webhook_secret) and len(secret) >= 16
     h.fake.opened.add(USERS[0]["id"])
     update = h.fake.command(USERS[0], h.group, "/gouji")
     async with httpx.AsyncClient() as client:
@@ -90,7 +93,9 @@ def test_self_hosted_api_urls() -> None:
 def test_service_builds_the_telegram_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GOUJI_TELEGRAM_TOKEN", TOKEN)
     monkeypatch.setenv("GOUJI_TELEGRAM_API_URL", "http://127.0.0.1:8081")
+    monkeypatch.setenv("GOUJI_TELEGRAM_WEBHOOK_SECRET", "one-secret-for-every-worker")
     monkeypatch.delenv("GOUJI_DISCORD_TOKEN", raising=False)
     bots = build_bots(TableManager())
     assert len(bots) == 1 and isinstance(bots[0], TelegramBot)
     assert bots[0].app.bot.base_url == f"http://127.0.0.1:8081/bot{TOKEN}"
+    assert bots[0].webhook_secret == "one-secret-for-every-worker"

@@ -1,0 +1,233 @@
+"""/replay, /history and /why in a group, and the replay stepper's ◀ ▶ buttons.
+
+The records desk (``bot.records.desk``) answers; this module only lays its answers out:
+the summary with the record file attached, then one photo of the table at a frame whose
+◀ ▶ buttons edit that same message, through the group's send budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    Update,
+)
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.i18n import t
+from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
+from bot.records.summary import frame_caption
+from bot.table import ChatRef, TableStatus
+from render.replay import replay_png
+
+from .callback import ReplayPress, encode
+from .context import Context, chat_of, user_lang
+from .group import GROUP_TYPES
+
+log = logging.getLogger(__name__)
+
+ImageFn = Callable[[Opened, int, str], bytes]
+CAPTION_MAX = 1024  # Telegram's caption limit
+EDIT_INTERVAL = 1.0  # seconds between two edits of one stepper (presses in between coalesce)
+
+
+def stepper_keyboard(number: int, index: int, last: int) -> InlineKeyboardMarkup:
+    row = []
+    if index > 0:
+        data = encode(ReplayPress(number, index, index - 1))
+        row.append(InlineKeyboardButton("◀", callback_data=data))
+    row.append(
+        InlineKeyboardButton(
+            f"{index}/{last}", callback_data=encode(ReplayPress(number, index, index))
+        )
+    )
+    if index < last:
+        data = encode(ReplayPress(number, index, index + 1))
+        row.append(InlineKeyboardButton("▶", callback_data=data))
+    return InlineKeyboardMarkup([row])
+
+
+def stepper_caption(opened: Opened, index: int, lang: str) -> str:
+    caption = frame_caption(opened.frames[index], opened.record.names, lang)
+    return f"#{opened.number} · {caption}\n/why {opened.number} {index}"[:CAPTION_MAX]
+
+
+def _session_key(chat_id: int, message_id: int) -> str:
+    return f"tg:{chat_id}:{message_id}"
+
+
+class RecordChat:
+    def __init__(self, ctx: Context, image: ImageFn | None = None) -> None:
+        self.ctx = ctx
+        self.desk = RecordDesk(ctx.manager)
+        self.image: ImageFn = image or replay_png
+
+    async def _where(self, update: Update) -> tuple[Message, str, ChatRef, str] | None:
+        message = update.effective_message
+        user = update.effective_user
+        if message is None or user is None:
+            return None
+        if message.chat.type not in GROUP_TYPES:
+            self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
+            return None
+        chat = chat_of(message)
+        return message, str(user.id), chat, await self.ctx.lang(chat)
+
+    # -- /history ----------------------------------------------------------------------
+    async def history(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, _uid, chat, lang = where
+        self.ctx.say(chat, await self.desk.history(chat, lang), reply_to=message.message_id)
+
+    # -- /replay [id] ------------------------------------------------------------------
+    async def replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, uid, chat, lang = where
+        args = [a.lstrip("#") for a in context.args or []]
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            self.ctx.say(chat, t("rec_bad_id", lang), reply_to=message.message_id)
+            return
+        opened = await self.desk.open(chat, int(args[0]) if args else None)
+        if isinstance(opened, Refused):
+            self.ctx.say(chat, opened.text(lang), reply_to=message.message_id)
+            return
+        self._post(chat, message.message_id, opened, uid, lang)
+
+    def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: str) -> None:
+        chat_id = int(chat.chat_id)
+        thread = int(chat.thread_id) if chat.thread_id else None
+        summary = opened.summary(lang)
+        caption = t("rec_file_caption", lang, number=opened.number)
+        api = self.ctx.api
+
+        # One job per message: the sender counts jobs against the group's budget.
+        async def send_summary() -> bool:
+            await api.send_message(chat_id, summary, message_thread_id=thread)
+            return True
+
+        async def send_file() -> bool:
+            await api.send_document(
+                chat_id,
+                opened.file_bytes(),
+                filename=opened.file_name(),
+                caption=caption,
+                message_thread_id=thread,
+            )
+            return True
+
+        async def send_stepper() -> bool:
+            png = await asyncio.to_thread(self.image, opened, 0, lang)
+            msg = await api.send_photo(
+                chat_id,
+                png,
+                caption=stepper_caption(opened, 0, lang),
+                reply_markup=stepper_keyboard(opened.number, 0, opened.last),
+                message_thread_id=thread,
+                filename="replay.png",
+            )
+            session = StepSession(chat.group_key, opened.number, 0, owner, lang)
+            self.desk.remember(_session_key(chat_id, msg.message_id), session)
+            return True
+
+        self.ctx.sender.post(chat_id, send_summary)
+        self.ctx.sender.post(chat_id, send_file)
+        self.ctx.sender.post(chat_id, send_stepper)
+
+    # -- ◀ ▶ -----------------------------------------------------------------------------
+    async def press(self, query: CallbackQuery, press: ReplayPress) -> None:
+        message = query.message
+        uid = str(query.from_user.id)
+        if message is None or message.chat.type not in GROUP_TYPES:
+            await query.answer(t("rec_stale", user_lang(query.from_user)))
+            return
+        key = _session_key(message.chat.id, message.message_id)
+        session = self.desk.session(key)
+        lang = session.lang if session is not None else user_lang(query.from_user)
+        if session is not None and session.number != press.number:
+            await query.answer(t("rec_stale", lang))
+            return
+        if press.to == press.shown:
+            await query.answer()  # the position label: nothing to do
+            return
+        moved = self.desk.step(key, uid, press.shown, press.to)
+        if isinstance(moved, Refused):
+            await query.answer(moved.text(lang))
+            return
+        await query.answer()
+        self._edit(
+            message.chat.id, message.message_id, ChatRef.from_key(f"tg:{message.chat.id}:"), moved
+        )
+
+    def _edit(self, chat_id: int, message_id: int, chat: ChatRef, session: StepSession) -> None:
+        api = self.ctx.api
+        group_chat = ChatRef("tg", str(chat_id))
+
+        async def job() -> bool:
+            opened = await self.desk.open(group_chat, session.number)
+            if isinstance(opened, Refused):
+                return False
+            index = min(session.index, opened.last)
+            png = await asyncio.to_thread(self.image, opened, index, session.lang)
+            media = InputMediaPhoto(
+                png, caption=stepper_caption(opened, index, session.lang), filename="replay.png"
+            )
+            try:
+                await api.edit_message_media(
+                    media,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=stepper_keyboard(opened.number, index, opened.last),
+                )
+            except BadRequest as err:
+                if "not modified" not in err.message.lower():
+                    raise
+                return False
+            return True
+
+        self.ctx.sender.touch(chat_id, ("replay", message_id), job, EDIT_INTERVAL)
+
+    # -- /why ----------------------------------------------------------------------------
+    async def why(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        where = await self._where(update)
+        if where is None:
+            return
+        message, _uid, chat, lang = where
+        args = context.args or []
+        answer = await self._why(message, chat, args, lang)
+        self.ctx.say(chat, answer, reply_to=message.message_id)
+
+    async def _why(self, message: Message, chat: ChatRef, args: list[str], lang: str) -> str:
+        if args:
+            parsed = parse_why_args([a.lstrip("#") for a in args])
+            if parsed is None:
+                return t("why_usage", lang)
+            number, step, seat, cards, burn = parsed
+            return await self.desk.why(chat, number, step, lang, seat, cards, burn)
+        target = message.reply_to_message
+        if target is None:
+            return t("why_usage", lang)
+        session = self.desk.session(_session_key(target.chat.id, target.message_id))
+        if session is not None:
+            return await self.desk.why(chat, session.number, session.index, lang)
+        ref = self.ctx.book.table(chat.key)
+        if ref is not None and ref.message_id == target.message_id:
+            snap = self.ctx.manager.snapshot(chat.key)
+            if snap is not None and snap.status is TableStatus.PLAYING:
+                return t("rec_in_play", lang)
+            opened = await self.desk.open(chat, None)
+            if isinstance(opened, Refused):
+                return opened.text(lang)
+            return opened.why(opened.last, lang)
+        return t("why_usage", lang)

@@ -1,0 +1,216 @@
+"""The records desk: what chat front ends ask about finished hands. It reads the store and
+the manager's public snapshot only, and returns ready texts, frames and the record file;
+the adapters lay them out (an image, buttons, an attachment).
+
+Privacy: a hand is only shown once it is over. A hand still in play has no record yet, and
+asking for it (the next number, or a table message of a hand in play) is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..engine.actions import ActionKind
+from ..engine.state import HandState
+from ..i18n import t
+from ..table import ChatRef, TableManager, TableStatus
+from .export import hand_scenario
+from .record import HandRecord
+from .replay import RecordCode, RecordError, Replayed, replay
+from .steps import Frame, frames
+from .summary import history_text, summary_text
+from .why import why_frame, why_play
+
+HISTORY_SIZE = 10
+CACHE_SIZE = 32  # opened records kept for the ◀ ▶ presses that follow
+SESSIONS = 256  # stepper messages remembered (the oldest are forgotten: then "stale")
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A polite refusal: a text key and its parameters."""
+
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **dict(self.params))
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A finished hand ready to show: its summary, its frames and its record file."""
+
+    record: HandRecord
+    played: Replayed
+    frames: tuple[Frame, ...]
+    previous: HandState | None  # the hand before it in the match (judges its tributes)
+
+    @property
+    def number(self) -> int:
+        return self.record.number
+
+    @property
+    def last(self) -> int:
+        return len(self.frames) - 1
+
+    def summary(self, lang: str) -> str:
+        return summary_text(self.record, self.played, lang)
+
+    def file_name(self) -> str:
+        return f"gouji-{self.number}.json"
+
+    def file_bytes(self) -> bytes:
+        text = json.dumps(hand_scenario(self.record), ensure_ascii=False, indent=1)
+        return (text + "\n").encode("utf-8")
+
+    def why(self, index: int, lang: str) -> str:
+        return why_frame(self.frames[index], self.played, self.record.names, lang, self.previous)
+
+
+@dataclass
+class StepSession:
+    """One stepper message: which hand, which frame it shows, who opened it."""
+
+    group: str
+    number: int
+    index: int
+    owner: str
+    lang: str
+
+
+@dataclass
+class RecordDesk:
+    manager: TableManager
+    _cache: OrderedDict[tuple[str, int], Opened] = field(default_factory=OrderedDict)
+    _sessions: OrderedDict[str, StepSession] = field(default_factory=OrderedDict)
+
+    # -- queries ------------------------------------------------------------------------
+    async def history(self, chat: ChatRef, lang: str) -> str:
+        store = self.manager.store
+        rows = await store.recent_hands(chat.group_key, HISTORY_SIZE) if store else []
+        return history_text(rows, lang)
+
+    def _in_play(self, chat: ChatRef) -> bool:
+        snap = self.manager.snapshot(chat.key)
+        return snap is not None and snap.status is TableStatus.PLAYING
+
+    async def open(self, chat: ChatRef, number: int | None) -> Opened | Refused:
+        """The hand ``number`` of the chat's group (None: the latest), or why not."""
+        store = self.manager.store
+        if store is None:
+            return Refused("rec_no_hands")
+        if number is None:
+            rows = await store.recent_hands(chat.group_key, 1)
+            if not rows:
+                return Refused("rec_in_play" if self._in_play(chat) else "rec_no_hands")
+            number = rows[0][0]
+        if number < 1:
+            return Refused("rec_no_such_hand", (("number", number),))
+        cached = self._cache.get((chat.group_key, number))
+        if cached is not None:
+            self._cache.move_to_end((chat.group_key, number))
+            return cached
+        rows = await store.hands_from(chat.group_key, max(1, number - 1), 2)
+        found = {n: raw for n, raw in rows}
+        if number not in found:
+            # The hand being played now would be the next number: it has no record yet.
+            total = max(found, default=0)
+            in_play = self._in_play(chat) and number == total + 1
+            return Refused("rec_in_play" if in_play else "rec_no_such_hand", (("number", number),))
+        try:
+            rec = HandRecord.from_json(found[number], number)
+            played = replay(rec)
+            previous = self._previous(found.get(number - 1), number - 1, rec)
+        except RecordError as err:
+            key = "rec_incomplete" if err.code is RecordCode.INCOMPLETE else "rec_broken"
+            return Refused(key, (("number", number),))
+        except (KeyError, ValueError, TypeError):
+            return Refused("rec_broken", (("number", number),))
+        opened = Opened(rec, played, tuple(frames(played)), previous)
+        self._cache[(chat.group_key, number)] = opened
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return opened
+
+    @staticmethod
+    def _previous(raw: object, number: int, rec: HandRecord) -> HandState | None:
+        if not isinstance(raw, dict):
+            return None
+        try:
+            prev = HandRecord.from_json(raw, number)
+            if prev.match_id != rec.match_id or prev.deal_no + 1 != rec.deal_no:
+                return None
+            return replay(prev).final
+        except (RecordError, KeyError, ValueError, TypeError):
+            return None
+
+    async def why(
+        self,
+        chat: ChatRef,
+        number: int,
+        index: int,
+        lang: str,
+        seat: int | None = None,
+        cards: str | None = None,
+        burn: bool = False,
+    ) -> str:
+        """Explain frame ``index`` of hand ``number``; with a seat and cards, whether that
+        seat could have played (or burned) them at that frame."""
+        opened = await self.open(chat, number)
+        if isinstance(opened, Refused):
+            return opened.text(lang)
+        if not 0 <= index <= opened.last:
+            return t("rec_bad_step", lang, last=opened.last)
+        if seat is not None and cards:
+            kind = ActionKind.BURN if burn else ActionKind.PLAY
+            frame = opened.frames[index]
+            names = opened.record.names
+            return why_play(frame.state, seat, kind, cards, index, names, lang)
+        return opened.why(index, lang)
+
+    # -- stepper sessions ---------------------------------------------------------------
+    def remember(self, message: str, session: StepSession) -> None:
+        """Bind a posted stepper message (a platform-specific id) to its session."""
+        self._sessions[message] = session
+        self._sessions.move_to_end(message)
+        while len(self._sessions) > SESSIONS:
+            self._sessions.popitem(last=False)
+
+    def session(self, message: str) -> StepSession | None:
+        return self._sessions.get(message)
+
+    def step(self, message: str, user: str, shown: int, to: int) -> StepSession | Refused:
+        """A ◀ ▶ press on ``message`` by ``user``, made while it showed frame ``shown``.
+
+        Refused when the message is unknown or already moved on (stale) or when someone
+        other than its opener presses (foreign); otherwise the session moves to ``to``."""
+        s = self._sessions.get(message)
+        if s is None or s.index != shown:
+            return Refused("rec_stale")
+        if s.owner != user:
+            return Refused("rec_not_yours")
+        cached = self._cache.get((s.group, s.number))
+        last = cached.last if cached is not None else None
+        if to < 0 or (last is not None and to > last):
+            return Refused("rec_stale")
+        s.index = to
+        return s
+
+
+def parse_why_args(args: Sequence[str]) -> tuple[int, int, int | None, str | None, bool] | None:
+    """``N STEP [SEAT CARDS|SEAT burn CARDS]`` → (number, step, seat, cards, burn)."""
+    if len(args) not in (2, 4, 5) or not all(a.isdigit() for a in args[:2]):
+        return None
+    number, step = int(args[0]), int(args[1])
+    if len(args) == 2:
+        return number, step, None, None, False
+    if not args[2].isdigit() or not 1 <= int(args[2]) <= 6:
+        return None
+    burn = len(args) == 5
+    if burn and args[3].lower() not in ("burn", "烧"):
+        return None
+    return number, step, int(args[2]), args[-1].upper(), burn
