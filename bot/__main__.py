@@ -53,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {len(paths)} images to {args.dir}")
         return 0
     logging.basicConfig(level=os.environ.get("GOUJI_LOG", "WARNING"))
+    if os.environ.get("GOUJI_LOG_FORMAT") == "json":
+        from .cluster import configure_logging, worker_id
+
+        configure_logging(worker_id(), logging.getLevelName(os.environ.get("GOUJI_LOG", "WARNING")))
     if args.command in RECORD_COMMANDS or (args.watch and args.record):
         from .records.cli import run as run_record_command
 

@@ -13,14 +13,16 @@ import contextlib
 import logging
 import os
 import signal
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from .cluster import HealthServer, worker_id
 from .store import Store, default_store_target
 from .table import TableManager
 
 log = logging.getLogger(__name__)
 
+HEALTH_PORT_ENV = "GOUJI_HEALTH_PORT"
 # A bot that has not logged in by then will not: give up rather than hang.
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 5.0
@@ -148,11 +150,36 @@ async def run_bots(shards: tuple[int, int] | None = None) -> int:
                 raise StartupError(start_failure(bot, err)) from err
         restored = await manager.load()
         log.info("resumed %d live tables", restored)
-        await _serve(manager)
+        health = await start_health(manager, store)
+        try:
+            await _serve(manager)
+        finally:
+            if health is not None:
+                await health.stop()
     finally:
         await _stop_all(started)
         await store.close()
     return 0
+
+
+async def start_health(manager: TableManager, store: Store) -> HealthServer | None:
+    """``GET /health`` on ``$GOUJI_HEALTH_PORT`` (``$GOUJI_HEALTH_HOST``, default all
+    interfaces), when set: this worker's name, its store, the tables in its memory; 503
+    when the database does not answer."""
+    port = os.environ.get(HEALTH_PORT_ENV)
+    if not port:
+        return None
+
+    async def check() -> dict[str, Any]:
+        await store.ping()
+        return {"store": store.dialect.value, "tables_in_memory": len(manager.tables)}
+
+    server = HealthServer(
+        worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
+    )
+    await server.start()
+    log.info("health endpoint on port %d", server.port)
+    return server
 
 
 async def _serve(manager: TableManager) -> None:

@@ -43,7 +43,7 @@ def _params(raw: Any) -> Params:
     return tuple((str(k), _param(v)) for k, v in raw)
 
 
-def _result_json(r: HandResult) -> dict[str, Any]:
+def result_to_json(r: HandResult) -> dict[str, Any]:
     return {
         "places": list(r.places),
         "team_scores": list(r.team_scores),
@@ -55,7 +55,7 @@ def _result_json(r: HandResult) -> dict[str, Any]:
     }
 
 
-def _result(raw: dict[str, Any]) -> HandResult:
+def result_from_json(raw: dict[str, Any]) -> HandResult:
     scores = raw["team_scores"]
     return HandResult(
         places=tuple(int(s) for s in raw["places"]),
@@ -99,7 +99,7 @@ def out_to_json(out: Out) -> dict[str, Any]:
                 "table": table,
                 "hand_no": hand_no,
                 "totals": list(totals),
-                "result": _result_json(result),
+                "result": result_to_json(result),
             }
         case MatchOver(table, totals, hands, stopped):
             return {
@@ -127,7 +127,10 @@ def out_from_json(raw: dict[str, Any]) -> Out:
         if kind == "finished":
             totals = raw["totals"]
             return HandFinished(
-                table, int(raw["hand_no"]), (int(totals[0]), int(totals[1])), _result(raw["result"])
+                table,
+                int(raw["hand_no"]),
+                (int(totals[0]), int(totals[1])),
+                result_from_json(raw["result"]),
             )
         if kind == "match_over":
             totals = raw["totals"]

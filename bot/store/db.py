@@ -451,6 +451,11 @@ class Store:
     async def migrate(self) -> int:
         return await self.backend.migrate()
 
+    async def ping(self) -> None:
+        """A round trip to the database (the health check); raises if it does not answer."""
+        async with self.transaction(readonly=True) as tx:
+            await tx.tx.fetch("SELECT 1")
+
     async def schema_version(self) -> int:
         return await self.backend.schema_version()
 
