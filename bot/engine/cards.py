@@ -50,7 +50,7 @@ def rank_char(rank: int) -> str:
 def parse(text: str) -> Counts:
     """Parse notation such as ``SS888`` into counts; whitespace is ignored."""
     counts = [0] * NUM_RANKS
-    for pos, ch in enumerate(text):
+    for pos, ch in enumerate(text, start=1):  # positions count from 1, as a person does
         if ch.isspace():
             continue
         idx = _CHAR_INDEX.get(ch)

@@ -6,7 +6,7 @@ Shared by the public queries in ``game`` and the transitions in ``transition``.
 from __future__ import annotations
 
 from .actions import HuiRanks
-from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO
+from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, NOTATION
 from .errors import ErrorCode
 from .movegen import Constraints, FoursMode
 from .state import STREAK_EXEMPT, HandState, SeatStatus, opp, up
@@ -81,14 +81,24 @@ def revolt_error(state: HandState, seat: int) -> ErrorCode | None:
     r = state.rules
     if r.revolution == "off" or state.started or seat in state.revolters:
         return ErrorCode.REVOLT_NOT_ALLOWED
+    if revolt_blocker(state, seat) is not None:
+        return ErrorCode.REVOLT_NOT_ALLOWED
+    return None
+
+
+def revolt_blocker(state: HandState, seat: int) -> str | None:
+    """The card (notation) in ``seat``'s hand that rules a revolution out, if one does,
+    so a refusal can name it."""
+    r = state.rules
     h = state.hands[seat - 1]
-    if h[I_TWO] or h[I_SMALL] or h[I_BIG]:
-        return ErrorCode.REVOLT_NOT_ALLOWED
-    if r.revolution == "no_hua_qian_34" and (h[I_THREE] or h[I_FOUR]):
-        return ErrorCode.REVOLT_NOT_ALLOWED
-    if r.bie_san and h[I_THREE]:
+    for index in (I_BIG, I_SMALL, I_TWO):
+        if h[index]:
+            return NOTATION[index]
+    if r.revolution == "no_hua_qian_34" and h[I_FOUR]:
+        return NOTATION[I_FOUR]
+    if (r.revolution == "no_hua_qian_34" or r.bie_san) and h[I_THREE]:
         # 《大纲》 第二十六条(二): under 憋三 "无3且大花、小花、钱全无时，可允许其革命".
-        return ErrorCode.REVOLT_NOT_ALLOWED
+        return NOTATION[I_THREE]
     return None
 
 

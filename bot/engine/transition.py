@@ -19,6 +19,7 @@ from .queries import (
     declare_error,
     hui_error,
     rang_error,
+    revolt_blocker,
     revolt_error,
     turn_error,
 )
@@ -627,7 +628,9 @@ class Transition:
     def do_revolt(self, s: int) -> None:
         err = revolt_error(self.view(), s)
         if err is not None:
-            raise IllegalAction(err)
+            # Name the card that rules it out, when one does (the refusal says why).
+            card = revolt_blocker(self.view(), s)
+            raise IllegalAction(err, **({"card": card} if card else {}))
         self.status[s - 1] = SeatStatus.REVOLTED
         self.revolters = (*self.revolters, s)
         self.emit(EventKind.REVOLTED, s)

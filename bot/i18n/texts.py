@@ -12,8 +12,20 @@ from .catalogue import LANGS, find, text
 
 
 def error_text(code: str, params: dict[str, Any] | None = None, lang: str = "zh") -> str:
-    """The refusal text for an engine or manager error code."""
-    return text(code, lang, "error", params or {})
+    """The refusal text for an engine or manager error code.
+
+    A refusal that carries a reason parameter may have a more specific text keyed
+    ``<code>.<param>`` (``revolt_not_allowed.card``: "You hold a 2, so ...").
+    """
+    params = dict(params or {})
+    # A card given in notation also comes as its name ("B" -> "a big joker": context card).
+    card = params.get("card")
+    if isinstance(card, str) and find(card, lang, "card") is not None:
+        params["card_name"] = text(card, lang, "card")
+    for name in sorted(params):
+        if find(f"{code}.{name}", lang, "error") is not None:
+            return text(f"{code}.{name}", lang, "error", params)
+    return text(code, lang, "error", params)
 
 
 def t(key: str, lang: str = "zh", **params: Any) -> str:

@@ -111,6 +111,12 @@ PUBLIC_NOTICES = {
     EventKind.BOUGHT: "ev_bought",
 }
 
+# Events only their two seats see: (text for the giver, text for the receiver).
+PRIVATE_NOTICES = {
+    EventKind.TRIBUTE_GIVEN: ("note_tribute_paid", "note_tribute_received"),
+    EventKind.TRIBUTE_RETURNED: ("note_return_paid", "note_return_received"),
+}
+
 
 class TableManager(LobbyMixin, TimersMixin):
     def __init__(
@@ -750,8 +756,11 @@ class TableManager(LobbyMixin, TimersMixin):
 
     def _notices(self, t: Table, events: list[Event], outs: list[Out]) -> None:
         for e in events:
+            if not e.is_public():
+                self._private_notes(t, e, outs)
+                continue
             key = PUBLIC_NOTICES.get(e.kind)
-            if key is None or not e.is_public():
+            if key is None:
                 continue
             params: dict[str, object] = {k: v for k, v in e.data}
             if e.seat is not None:
@@ -759,6 +768,20 @@ class TableManager(LobbyMixin, TimersMixin):
                 params["name"] = self._name(t, e.seat)
             minor = e.kind in MINOR_NOTICES
             outs.append(Notice(t.key, key, params_of(**params), minor=minor))
+
+    def _private_notes(self, t: Table, e: Event, outs: list[Out]) -> None:
+        """Cards only two seats see (tribute and its return) go to those two players."""
+        keys = PRIVATE_NOTICES.get(e.kind)
+        if keys is None or e.seat is None:
+            return
+        data = dict(e.data)
+        target = data.get("target")
+        if not isinstance(target, int):
+            return
+        names = {"name": self._name(t, e.seat), "target_name": self._name(t, target)}
+        for viewer in e.visible_to or ():
+            key = keys[0] if viewer == e.seat else keys[1]
+            outs += self._private_note(t, viewer, key, giver=e.seat, **data, **names)
 
     def _emit_views(self, t: Table, outs: list[Out]) -> None:
         """One TABLE output per change, and PRIVATE outputs for players whose view changed."""
