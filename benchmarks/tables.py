@@ -32,10 +32,12 @@ from bot.table import (
     OpenTable,
     Ready,
     Start,
+    StopMatch,
     TableManager,
     TableStatus,
     apply_setting_changes,
 )
+from bot.table.core.context import Ctx
 
 HUMAN = Actor("bench-human", "人")
 
@@ -52,8 +54,8 @@ async def setup(m: TableManager, n: int) -> list[ChatRef]:
     chats = []
     settings = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
     for i in range(n):
-        chat = ChatRef("bench", str(i))
-        m.settings_cache[chat.group_key] = settings
+        chat = ChatRef("bench", "group", str(i))  # topics of one group share its settings
+        m.use_settings(chat, settings)
         await m.handle(OpenTable(chat=chat, actor=HUMAN))
         await m.handle(AddBots(chat=chat, actor=HUMAN, count=5))
         await m.handle(Start(chat=chat, actor=HUMAN))
@@ -63,8 +65,9 @@ async def setup(m: TableManager, n: int) -> list[ChatRef]:
 
 async def step(m: TableManager, chat: ChatRef) -> float | None:
     """One human command on this table; returns its latency in ms (None if none was due)."""
-    t = m.tables[chat.key]
-    if t.status is TableStatus.BETWEEN:
+    snap = m.snapshot(chat.key)
+    assert snap is not None
+    if snap.status is TableStatus.BETWEEN:
         cmd: object = NextHand(chat=chat, actor=HUMAN)
     else:
         priv = m.private_snapshot(chat.key, HUMAN.user_id)
@@ -79,25 +82,57 @@ async def step(m: TableManager, chat: ChatRef) -> float | None:
     return (time.perf_counter() - t0) * 1000
 
 
-class CountingManager(TableManager):
-    """Counts every engine action applied, human or AI."""
+class Counter:
+    """Counts every engine action applied through the core, human or AI."""
 
     applied = 0
 
-    def _apply(self, t, seat, action, outs):  # type: ignore[no-untyped-def]
-        events = super()._apply(t, seat, action, outs)
-        self.applied += 1
-        return events
+    def __init__(self) -> None:
+        original = Ctx.apply
+
+        def counting(ctx: Ctx, seat: int, action: Action) -> object:
+            Counter.applied += 1
+            return original(ctx, seat, action)
+
+        Ctx.apply = counting  # type: ignore[assignment,method-assign]
 
 
-async def main(tables: int, rounds: int, db: str | None = None) -> None:
+async def churn(tables: int) -> float:
+    """Memory (KB) still held after ``tables`` tables have opened, filled with AI seats,
+    finished and been left alone past ``finished_ttl``: what stays is the manager's
+    bounded caches, not the tables."""
+    clock = FakeClock()
+    m = TableManager(clock=clock, seed_source=iter(range(1, 10**9)).__next__, finished_ttl=60)
+    settings = apply_setting_changes(GroupSettings(), {"match_hands": 1})
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    for i in range(tables):
+        chat = ChatRef("churn", str(i))
+        m.use_settings(chat, settings)
+        await m.handle(OpenTable(chat=chat, actor=HUMAN))
+        await m.handle(AddBots(chat=chat, actor=HUMAN, count=5))
+        await m.handle(StopMatch(chat=chat, actor=HUMAN))
+        if i % 500 == 499:
+            clock.advance(61)
+            await m.poll_timers()
+    clock.advance(61)
+    await m.poll_timers()
+    gc.collect()
+    held = (tracemalloc.get_traced_memory()[0] - base) / 1024
+    tracemalloc.stop()
+    assert not m.tables, "finished tables left memory"
+    return held
+
+
+async def main(tables: int, rounds: int, churned: int, db: str | None = None) -> None:
     store = None
     if db is not None:
         from bot.store import Store
 
         store = Store(db)
         await store.open()
-    m = CountingManager(
+    m = TableManager(
         store=store,
         clock=FakeClock(),
         seed_source=iter(range(1, 10**9)).__next__,
@@ -105,6 +140,7 @@ async def main(tables: int, rounds: int, db: str | None = None) -> None:
         declare_window_seconds=0,
         between_hands_seconds=0,
     )
+    counter = Counter()
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
@@ -115,7 +151,10 @@ async def main(tables: int, rounds: int, db: str | None = None) -> None:
     mem = (tracemalloc.get_traced_memory()[0] - base) / tables / 1024
     tracemalloc.stop()
 
-    hands_before = sum(m.tables[c.key].match.hand_no for c in chats)
+    def hands_done() -> int:
+        return sum(s.hand_no for c in chats if (s := m.snapshot(c.key)) is not None)
+
+    hands_before = hands_done()
     latencies: list[float] = []
     t0 = time.perf_counter()
     for _ in range(rounds):
@@ -124,16 +163,19 @@ async def main(tables: int, rounds: int, db: str | None = None) -> None:
             if ms is not None:
                 latencies.append(ms)
     elapsed = time.perf_counter() - t0
-    hands = sum(m.tables[c.key].match.hand_no for c in chats) - hands_before
-    applied = m.applied
+    hands = hands_done() - hands_before
+    applied = counter.applied
+    held = await churn(churned)
     p95 = statistics.quantiles(latencies, n=20)[-1]
     print(f"{tables} tables set up in {setup_s:.1f} s (first hands dealt, AI moves played)")
     print(f"{len(latencies)} commands in {elapsed:.1f} s; {hands} hands finished meanwhile")
     print(f"latency median {statistics.median(latencies):.2f} ms, p95 {p95:.2f} ms")
     print(f"engine actions applied: {applied}")
+    print(f"{churned} tables opened, finished and left memory; {held:.0f} KB still held")
     print(f"actions_per_second {applied / (setup_s + elapsed):.0f} actions/s")
     print(f"command_latency_p95 {p95:.2f} ms")
     print(f"memory_per_table {mem:.1f} KB")
+    print(f"memory_after_{churned}_tables_gone {held:.0f} KB")
     if store is not None:
         await store.close()
 
@@ -142,8 +184,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--churn", type=int, default=10_000)
     parser.add_argument(
         "--db", help="persist through a store: a SQLite file or a postgresql:// URL (default: none)"
     )
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.rounds, args.db))
+    asyncio.run(main(args.tables, args.rounds, args.churn, args.db))

@@ -139,7 +139,7 @@ class ConsoleTable:
         changes = {"preset": self.preset, "match_hands": self.hands, "turn_seconds": 0}
         changes["lang"] = self.lang
         settings = apply_setting_changes(await self.manager.group_settings(self.chat), changes)
-        self.manager.settings_cache[self.chat.group_key] = settings
+        self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
         await self.manager.handle(AddBots(chat=self.chat, actor=self.me, count=6))
         title = preset_name(self.preset, self.lang)

@@ -229,7 +229,7 @@ class Controller:
             return
         await interaction.response.defer(thinking=True)
         lang = await self.lang(chat)
-        rows = await self.manager.store.leaderboard(chat.group_key) if self.manager.store else []
+        rows = await self.manager.leaderboard(chat.group_key)
         if not rows:
             await interaction.followup.send(t("dc_no_stats", lang))
             return

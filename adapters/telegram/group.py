@@ -86,8 +86,7 @@ class GroupCommands:
         if where is None:
             return
         message, user, chat, lang = where
-        table = self.ctx.manager.table(chat)
-        if table is not None and table.live():
+        if await self.ctx.manager.current(chat) is not None:
             # Post the table again at the bottom of the chat, where people are looking.
             await self.ctx.manager.handle(OpenTable(chat=chat, actor=actor_of(user)))
             self.pub.touch_table(chat.key, repost=True)
@@ -123,7 +122,7 @@ class GroupCommands:
         if self._anonymous(message):
             self.ctx.say(chat, t("tg_anon_join", lang), reply_to=message.message_id)
             return
-        if self.ctx.manager.table(chat) is None:
+        if await self.ctx.manager.current(chat) is None:
             self.ctx.say(chat, t("no_table", lang), reply_to=message.message_id)
             return
         if not await self.ctx.probe_dm(str(user.id), t("tg_dm_hello", lang)):
@@ -239,7 +238,7 @@ class GroupCommands:
     async def press(self, query: CallbackQuery, press: GroupPress) -> None:
         ctx = self.ctx
         user = query.from_user
-        key = ctx.ids.resolve(press.tid)
+        key = await ctx.ids.resolve(press.tid)
         message = query.message
         if key is None or message is None or str(message.chat.id) != ChatRef.from_key(key).chat_id:
             await query.answer(t("stale", "zh"))

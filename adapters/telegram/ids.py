@@ -12,7 +12,8 @@ import base64
 import hashlib
 import re
 
-from bot.table import TableManager
+from bot.table import ChatRef, Out, TableChanged, TableManager
+from bot.table.cache import BoundedDict
 
 TID_RE = re.compile(r"^[a-z2-7]{8}$")
 
@@ -23,11 +24,20 @@ def short_id(key: str, match_seed: int) -> str:
 
 
 class TableIds:
-    """Maps short ids to the manager's table keys and back."""
+    """Maps short ids to the manager's table keys and back.
 
-    def __init__(self, manager: TableManager) -> None:
+    The map is filled from the manager's outputs (every table that changes, including each
+    table rebuilt after a restart) and keeps the most recent ``limit`` ids, so it never
+    scans the tables and never grows without bound."""
+
+    def __init__(self, manager: TableManager, limit: int = 50_000) -> None:
         self.manager = manager
-        self._by_tid: dict[str, str] = {}
+        self._by_tid: BoundedDict[str, str] = BoundedDict(limit)
+        manager.subscribe(self._on_out)
+
+    async def _on_out(self, out: Out) -> None:
+        if isinstance(out, TableChanged):
+            self.tid(out.table)
 
     def tid(self, key: str) -> str | None:
         snap = self.manager.snapshot(key)
@@ -37,12 +47,11 @@ class TableIds:
         self._by_tid[tid] = key
         return tid
 
-    def resolve(self, tid: str) -> str | None:
-        """The key of the live table this id names, or None (unknown, or an older match)."""
+    async def resolve(self, tid: str) -> str | None:
+        """The key of the live table this id names, or None (unknown, or an older match).
+        A table that left memory is loaded again."""
         key = self._by_tid.get(tid)
-        if key is not None and self.tid(key) == tid:
-            return key
-        for key in list(self.manager.tables):
-            if self.tid(key) == tid:
-                return key
-        return None
+        if key is None:
+            return None
+        await self.manager.current(ChatRef.from_key(key))
+        return key if self.tid(key) == tid else None

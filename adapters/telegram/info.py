@@ -57,9 +57,9 @@ def score_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
 
 
 async def stats_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
-    if manager.store is None:
+    if not manager.keeps_stats:
         return t("tg_stats_off", lang)
-    rows = await manager.store.leaderboard(chat.group_key)
+    rows = await manager.leaderboard(chat.group_key)
     if not rows:
         return t("tg_stats_empty", lang)
     lines = [t("tg_stats_head", lang)]

@@ -46,7 +46,7 @@ class PrivateChat:
         self.ctx.dm_ok.add(uid)  # they opened the chat: the bot may write now
         payload = (context.args or [""])[0]
         kind, _, tid = payload.partition("_")
-        key = self.ctx.ids.resolve(tid) if kind in ("j", "h") and TID_RE.match(tid) else None
+        key = await self.ctx.ids.resolve(tid) if kind in ("j", "h") and TID_RE.match(tid) else None
         if kind in ("j", "h") and key is None:
             self.ctx.tell(uid, t("tg_link_expired", user_lang(user)))
             return
@@ -73,15 +73,15 @@ class PrivateChat:
         manager = self.ctx.manager
         return [
             key
-            for key in list(manager.tables)
-            if key.startswith("tg:") and manager.private_snapshot(key, uid) is not None
+            for key in manager.tables_of(uid, "tg")
+            if manager.private_snapshot(key, uid) is not None
         ]
 
     async def press(self, query: CallbackQuery, press: ActPress) -> None:
         ctx = self.ctx
         manager = ctx.manager
         uid = str(query.from_user.id)
-        key = ctx.ids.resolve(press.tid)
+        key = await ctx.ids.resolve(press.tid)
         if key is None:
             await query.answer(t("stale", "zh"))
             return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -47,7 +47,7 @@ class Actor:
     is_admin: bool = False
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatInfo:
     user_id: str | None  # None for an AI seat
     name: str
@@ -139,8 +139,8 @@ class TableStatus(StrEnum):
     FINISHED = "finished"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     hand_no: int = 0
-    totals: list[int] = field(default_factory=lambda: [0, 0])
-    history: list[dict[str, Any]] = field(default_factory=list)  # per hand: places, scores
+    totals: tuple[int, int] = (0, 0)
+    history: tuple[dict[str, Any], ...] = ()  # per hand: places, scores (JSON as stored)

@@ -1,33 +1,62 @@
-"""A live table as the manager keeps it, and its JSON form in the store."""
+"""A table as the core works on it: the saved record, and the runtime state beside it.
+
+``Table`` holds what is saved (``to_json`` / ``table_from_json``) plus the actions of the
+deal in play; ``Runtime`` holds what is rebuilt after a restart and never stored (the engine
+state replayed from the log, the current deadline, an open burn window, what each player's
+private view last showed). Adapter caches (message ids) are not here at all: the shell keeps
+them beside the table (see ``TableManager.set_meta``).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of
 from ..engine.state import HandResult, HandState, Tribute
 from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
-from .outputs import Deadline, Json
+from .outputs import Deadline
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class BurnWindow:
+    """Burns declared while the window around a 够级牌 is open, and the held turn action."""
+
     step: int
-    declared: dict[int, Action] = field(default_factory=dict)
+    declared: tuple[tuple[int, Action], ...] = ()
     queued: tuple[int, Action] | None = None
 
+    def declare(self, seat: int, action: Action) -> BurnWindow:
+        kept = tuple((s, a) for s, a in self.declared if s != seat)
+        return replace(self, declared=(*kept, (seat, action)))
 
-@dataclass
+
+@dataclass(slots=True)
+class Runtime:
+    state: HandState | None = None
+    deadline: Deadline | None = None
+    warned: bool = False
+    window: BurnWindow | None = None
+    window_step: int = -1
+    last_result: HandResult | None = None
+    private_sig: dict[int, tuple[object, ...]] = field(default_factory=dict)
+    dirty: bool = True  # the table message should be redrawn
+
+    def copy(self) -> Runtime:
+        return replace(self, private_sig=dict(self.private_sig))
+
+
+@dataclass(slots=True)
 class Table:
+    # -- the saved record ------------------------------------------------------------
     chat: ChatRef
     creator: str
     settings: GroupSettings
     match_seed: int
     seats: list[SeatInfo | None] = field(default_factory=lambda: [None] * 6)
     status: TableStatus = TableStatus.LOBBY
-    spectators: set[str] = field(default_factory=set)
+    spectators: frozenset[str] = frozenset()
     match: MatchRecord = field(default_factory=MatchRecord)
     deal_no: int = 0
     hand_seed: int = 0
@@ -35,29 +64,30 @@ class Table:
     hand_owed: tuple[Tribute, ...] = ()
     rules: Rules | None = None
     turn_seconds: int = 45
-    state: HandState | None = None
-    log: list[tuple[int, Action]] = field(default_factory=list)
-    saved: int = 0
     version: int = 0
-    deadline: Deadline | None = None
-    warned: bool = False
-    window: BurnWindow | None = None
-    window_step: int = -1
-    declare_open: bool = False
-    ready: set[int] = field(default_factory=set)
     next_leader: int | None = None
-    last_result: HandResult | None = None
-    private_sig: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-    pending_records: list[tuple[dict[str, Any], list[tuple[str, str, int, int]]]] = field(
-        default_factory=list
-    )
-    stored_deal: int | None = None  # the deal whose actions the store holds
-    meta: dict[str, Json] = field(default_factory=dict)
-    dirty: bool = True
+    declare_open: bool = False
+    ready: frozenset[int] = frozenset()
+    log: tuple[tuple[int, Action], ...] = ()  # the deal in play (saved as action rows)
+    # -- rebuilt on load, never saved -------------------------------------------------
+    run: Runtime = field(default_factory=Runtime)
+
+    def copy(self) -> Table:
+        """A copy the core may change; the caller's table stays as it was."""
+        return replace(self, seats=list(self.seats), run=self.run.copy())
 
     @property
     def key(self) -> str:
         return self.chat.key
+
+    # Read-only views of the runtime, for queries and tests.
+    @property
+    def state(self) -> HandState | None:
+        return self.run.state
+
+    @property
+    def deadline(self) -> Deadline | None:
+        return self.run.deadline
 
     def seat_of(self, user_id: str) -> int | None:
         for i, info in enumerate(self.seats):
@@ -84,7 +114,7 @@ class Table:
             "match": {
                 "hand_no": self.match.hand_no,
                 "totals": list(self.match.totals),
-                "history": self.match.history,
+                "history": list(self.match.history),
             },
             "deal_no": self.deal_no,
             "hand_seed": self.hand_seed,
@@ -96,41 +126,39 @@ class Table:
             "next_leader": self.next_leader,
             "declare_open": self.declare_open,
             "ready": sorted(self.ready),
-            "meta": self.meta,
         }
 
 
 def table_from_json(rec: dict[str, Any]) -> Table:
-    chat = ChatRef.from_key(rec["chat"])
-    t = Table(
-        chat=chat,
-        creator=rec["creator"],
-        settings=GroupSettings.from_json(rec["settings"]),
-        match_seed=int(rec["match_seed"]),
-    )
-    t.seats = [SeatInfo.from_json(s) if s else None for s in rec["seats"]]
-    t.status = TableStatus(rec["status"])
-    t.spectators = set(rec.get("spectators", []))
+    """The saved record (without its actions: the shell replays those)."""
     m = rec.get("match", {})
-    t.match = MatchRecord(
-        int(m.get("hand_no", 0)), list(m.get("totals", [0, 0])), list(m.get("history", []))
+    totals = list(m.get("totals", [0, 0]))
+    rules = dict(rec.get("rules") or {})
+    settings = GroupSettings.from_json(rec["settings"])
+    return Table(
+        chat=ChatRef.from_key(rec["chat"]),
+        creator=rec["creator"],
+        settings=settings,
+        match_seed=int(rec["match_seed"]),
+        seats=[SeatInfo.from_json(s) if s else None for s in rec["seats"]],
+        status=TableStatus(rec["status"]),
+        spectators=frozenset(rec.get("spectators", [])),
+        match=MatchRecord(
+            int(m.get("hand_no", 0)),
+            (int(totals[0]), int(totals[1])),
+            tuple(m.get("history", [])),
+        ),
+        deal_no=int(rec.get("deal_no", 0)),
+        hand_seed=int(rec.get("hand_seed", 0)),
+        hand_leader=int(rec.get("hand_leader", 0)),
+        hand_owed=tuple(
+            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
+            for x in rec.get("hand_owed", [])
+        ),
+        rules=make_rules(rules.pop("preset"), rules) if rules else None,
+        turn_seconds=int(rec.get("turn_seconds", settings.turn_seconds)),
+        version=int(rec.get("version", 0)),
+        next_leader=rec.get("next_leader"),
+        declare_open=bool(rec.get("declare_open", False)),
+        ready=frozenset(rec.get("ready", [])),
     )
-    t.deal_no = int(rec.get("deal_no", 0))
-    t.hand_seed = int(rec.get("hand_seed", 0))
-    t.hand_leader = int(rec.get("hand_leader", 0))
-    t.hand_owed = tuple(
-        Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
-        for x in rec.get("hand_owed", [])
-    )
-    rules = rec.get("rules")
-    if rules:
-        preset = rules.pop("preset")
-        t.rules = make_rules(preset, rules)
-    t.turn_seconds = int(rec.get("turn_seconds", t.settings.turn_seconds))
-    t.version = int(rec.get("version", 0))
-    t.next_leader = rec.get("next_leader")
-    t.declare_open = bool(rec.get("declare_open", False))
-    t.ready = set(rec.get("ready", []))
-    t.meta = dict(rec.get("meta", {}))
-    t.dirty = True
-    return t

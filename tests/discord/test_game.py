@@ -9,6 +9,7 @@ import pytest
 from bot.engine.cards import fmt
 from bot.table import TableStatus
 
+from ..live import live
 from .conftest import ADMIN, ALICE, BOB, CHAT, Harness
 from .driver import find, play_until
 
@@ -27,7 +28,7 @@ async def test_a_hand_played_through_buttons(
     table = h.fake.table_message()
     await h.press(ALICE, table, find(table, "gj:t:", "bot") or "")
     await h.press(ALICE, table, find(table, "gj:t:", "start") or "")
-    t = h.manager.tables[CHAT.key]
+    t = live(h.manager, CHAT.key)
     hands = {seat: fmt(t.state.hands[seat - 1]) for seat in range(1, 7)}
     table = h.fake.table_message()
     assert "table.png" in table.files

@@ -8,6 +8,7 @@ import pytest
 
 from bot.table import AddBots, FakeClock, OpenTable, RemoveBot, Start, TableManager
 
+from ..live import live
 from .conftest import ADMIN, ALICE, CHAT, Harness, running_bot
 from .driver import find
 from .fake import FakeDiscord
@@ -57,7 +58,7 @@ async def test_turn_warnings_go_by_dm_or_as_a_mention(harness: Harness) -> None:
     await h.slash(ADMIN, "start")
     warned: set[int] = set()
     for _ in range(300):
-        t = h.manager.tables[CHAT.key]
+        t = live(h.manager, CHAT.key)
         st = t.state
         assert st is not None
         who = st.to_act

@@ -16,6 +16,7 @@ from bot.table import (
     TableStatus,
 )
 
+from ..live import live
 from .conftest import ADMIN, CHAT, PLAYERS, set_settings
 
 
@@ -27,7 +28,7 @@ async def test_open_join_and_auto_seating_alternates_teams(make_manager) -> None
     assert (await m.handle(OpenTable(chat=CHAT, actor=PLAYERS[1]))).key == "table_shown"
     seats = [(await m.handle(Join(chat=CHAT, actor=p))).param("seat") for p in PLAYERS[1:6]]
     assert seats == [2, 3, 4, 5, 6]
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     assert [s.user_id for s in t.seats if s] == ["u1", "u2", "u3", "u4", "u5", "u6"]
 
 
@@ -52,7 +53,7 @@ async def test_pick_a_seat_swap_and_leave(make_manager) -> None:  # type: ignore
     assert (await m.handle(Join(chat=CHAT, actor=PLAYERS[2], seat=9))).key == "bad_seat"
     assert (await m.handle(SwapSeat(chat=CHAT, actor=PLAYERS[1], seat=1))).key == "seat_taken"
     assert (await m.handle(SwapSeat(chat=CHAT, actor=PLAYERS[1], seat=6))).ok
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     assert t.seat_of("u2") == 6 and t.seats[3] is None
     assert (await m.handle(Leave(chat=CHAT, actor=PLAYERS[1]))).ok
     assert t.seat_of("u2") is None
@@ -86,7 +87,7 @@ async def test_bots_fill_and_start_rules(make_manager) -> None:  # type: ignore[
     assert (await m.handle(RemoveBot(chat=CHAT, actor=PLAYERS[0], seat=1))).key == "no_bot_there"
     assert (await m.handle(RemoveBot(chat=CHAT, actor=PLAYERS[0]))).param("seat") == 3
     assert (await m.handle(Start(chat=CHAT, actor=PLAYERS[0]))).ok
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     assert t.status is TableStatus.PLAYING and all(t.seats)
     assert sum(1 for s in t.seats if s and s.is_ai) == 5
     assert (await m.handle(Join(chat=CHAT, actor=PLAYERS[3]))).key == "match_in_progress"
@@ -101,7 +102,7 @@ async def test_leaving_mid_hand_hands_the_seat_to_the_ai(make_manager, clock) ->
     await m.handle(Join(chat=CHAT, actor=PLAYERS[1]))
     await m.handle(AddBots(chat=CHAT, actor=PLAYERS[0], count=4))
     await m.handle(Start(chat=CHAT, actor=PLAYERS[0]))
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     assert (await m.handle(Leave(chat=CHAT, actor=PLAYERS[1]))).ok
     info = t.seats[1]
     assert info is not None and info.is_ai and info.name.endswith("·AI")

@@ -7,12 +7,13 @@ import pytest
 from bot.engine.rules import PRESET_NAMES, deck_size
 from bot.table import AddBots, HandFinished, MatchOver, OpenTable, Start, TableStatus
 
+from ..live import live
 from .conftest import ADMIN, CHAT, set_settings
 
 
 async def run_to_end(m, clock, limit: int = 400) -> None:  # type: ignore[no-untyped-def]
     for _ in range(limit):
-        t = m.tables[CHAT.key]
+        t = live(m, CHAT.key)
         if t.status is TableStatus.FINISHED:
             return
         clock.advance(15)
@@ -28,7 +29,7 @@ async def test_six_ai_seats_play_a_whole_match(make_manager, clock, preset: str)
     assert (await m.handle(AddBots(chat=CHAT, actor=ADMIN, count=6))).param("count") == 6
     assert (await m.handle(Start(chat=CHAT, actor=ADMIN))).ok
     await run_to_end(m, clock)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     results = [o for o in rec.outs if isinstance(o, HandFinished)]
     assert t.match.hand_no == 2 and len(results) == 2
     assert sum(r.result.team_scores[0] for r in results) == t.match.totals[0]

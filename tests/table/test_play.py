@@ -26,6 +26,7 @@ from bot.table import (
     TableStatus,
 )
 
+from ..live import live
 from .conftest import ADMIN, CHAT, PLAYERS, Recorder, set_settings
 
 ME = PLAYERS[0]
@@ -64,7 +65,7 @@ def cheapest(legal) -> Action:  # type: ignore[no-untyped-def]
 async def test_human_plays_a_whole_hand_with_buttons(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
     m, rec = make_manager(seed=21)
     await start_one_human(m)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     turns = 0
     while t.status is TableStatus.PLAYING and turns < 200:
         try:
@@ -89,7 +90,7 @@ async def test_stale_and_duplicate_presses_never_apply_twice(make_manager, clock
     m, _ = make_manager(seed=22)
     await start_one_human(m)
     await wait_for_my_turn(m, clock)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     priv = m.private_snapshot(CHAT.key, ME.user_id)
     assert priv is not None
     action = cheapest(priv.legal)
@@ -107,7 +108,7 @@ async def test_illegal_play_is_refused_with_engine_code(make_manager, clock) -> 
     m, _ = make_manager(seed=23)
     await start_one_human(m)
     await wait_for_my_turn(m, clock)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     priv = m.private_snapshot(CHAT.key, ME.user_id)
     assert priv is not None and t.state is not None
     hand = t.state.hands[0]
@@ -127,7 +128,7 @@ async def test_timeout_turns_on_autoplay_after_a_warning(make_manager, clock) ->
     m, rec = make_manager(seed=24)
     await start_one_human(m)
     await wait_for_my_turn(m, clock)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     step = t.state.step if t.state else -1
     clock.advance(21)  # inside the last 10 s
     await m.poll_timers()
@@ -140,7 +141,7 @@ async def test_timeout_turns_on_autoplay_after_a_warning(make_manager, clock) ->
     assert any(isinstance(o, Notice) and o.key == "autoplay_timeout" for o in rec.outs)
     assert t.state.step > step or t.status is not TableStatus.PLAYING
     assert (await m.handle(SetAutoplay(chat=CHAT, actor=ME, on=False))).key == "autoplay_off"
-    assert not info.autoplay
+    assert not t.seats[0].autoplay
 
 
 async def test_count_question_is_answered_in_the_group(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
@@ -166,7 +167,7 @@ async def test_count_refused_when_the_preset_has_none(make_manager, clock) -> No
 async def test_settings_admin_only_validated_and_from_next_hand(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
     m, _ = make_manager(seed=27)
     await start_one_human(m, match_hands=2)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     r = await m.handle(ChangeSettings(chat=CHAT, actor=ME, changes={"preset": "qingdao"}))
     assert not r.ok and r.key == "not_admin"
     assert m.settings_cache[CHAT.group_key].preset == "dagang"
@@ -218,8 +219,8 @@ async def test_restart_mid_hand_resumes_and_conserves_cards(tmp_path: Path, cloc
     rec = Recorder()
     m2.subscribe(rec)
     assert await m2.load() == 1
-    after = m2.tables[CHAT.key]
-    assert after.log == log_before and after.state == state_before
+    after = live(m2, CHAT.key)
+    assert list(after.log) == log_before and after.state == state_before
     assert any(isinstance(o, TableChanged) for o in rec.outs)
     await m2.handle(SetAutoplay(chat=CHAT, actor=ME, on=True))
     for _ in range(200):
@@ -260,7 +261,7 @@ async def test_a_new_table_in_the_same_chat_starts_a_clean_log(tmp_path: Path, c
 async def test_group_notices_never_carry_a_private_hand(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
     m, rec = make_manager(seed=51)
     await start_one_human(m, match_hands=2)
-    t = m.tables[CHAT.key]
+    t = live(m, CHAT.key)
     await m.handle(SetAutoplay(chat=CHAT, actor=ME, on=True))
     for _ in range(100):
         if t.status is TableStatus.FINISHED:

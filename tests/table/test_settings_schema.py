@@ -23,6 +23,7 @@ from bot.table import (
     apply_setting_changes,
 )
 
+from ..live import live
 from .conftest import ADMIN, CHAT, PLAYERS
 from .test_play import ME, start_one_human
 
@@ -166,7 +167,7 @@ async def test_seats_and_targets_must_be_ints(make_manager, bad: object) -> None
     m, _ = make_manager()
     await m.handle(OpenTable(chat=CHAT, actor=PLAYERS[0]))
     await m.handle(AddBots(chat=CHAT, actor=PLAYERS[0], count=2))
-    table = m.tables[CHAT.key]
+    table = live(m, CHAT.key)
     seats = list(table.seats)
     if bad is not None:
         r = await m.handle(Join(chat=CHAT, actor=PLAYERS[1], seat=bad))  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ from adapters.telegram.views import table_caption
 from bot.i18n import t
 from bot.table import TableStatus
 
+from ..live import live
 from .harness import GROUP_ID, USERS, Driver, FakeRenderer, Harness, max_per_minute, op_of
 
 HAND_LINE = re.compile(r"^(?:手牌|Hand) ?[（(]\d+[）)][：:] ?(.+)$", re.M)
@@ -39,7 +40,7 @@ async def seat_six(h: Harness) -> None:
     await h.say(wang, "/gouji")
     for u in (li, alice, zhang):
         await h.say(u, "/join")
-    table = h.manager.table(h.manager.tables[h.key].chat)
+    table = live(h.manager, h.key)
     assert table is not None and len(table.humans()) == 4
 
     # 李四 never opened the bot: the DM fails with 403 and the group gets a deep link.

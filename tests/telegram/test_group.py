@@ -30,7 +30,7 @@ def last_text(h: Harness, chat_id: int = GROUP_ID) -> str:
 async def test_commands_with_the_bot_suffix_and_polite_errors() -> None:
     h = await opened(None, wang, li)
     await h.say(wang, "/gouji@gouji_test_bot")
-    assert h.manager.table(ChatRef("tg", str(GROUP_ID))) is not None
+    assert h.manager.snapshot(ChatRef("tg", str(GROUP_ID)).key) is not None
     await h.say(li, "/join@gouji_test_bot")
     assert last_text(h) == t("joined", seat=2)
     await h.say(li, "/join")

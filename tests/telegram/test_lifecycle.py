@@ -36,7 +36,7 @@ async def test_polling_start_returns_and_serves_updates() -> None:
     h.fake.opened.add(USERS[0]["id"])
     await h.fake.updates.put(h.fake.command(USERS[0], h.group, "/gouji"))
     await wait_for(lambda: any(c.method == "sendPhoto" for c in h.fake.sends_to(GROUP_ID)))
-    assert h.manager.table(ChatRef("tg", str(GROUP_ID))) is not None
+    assert h.manager.snapshot(ChatRef("tg", str(GROUP_ID)).key) is not None
     await asyncio.wait_for(bot.stop(), 5)
     assert not bot.app.running
 
@@ -78,7 +78,7 @@ async def test_webhook_mode_on_loopback(shared_secret: str | None) -> None:
             headers={"X-Telegram-Bot-Api-Secret-Token": secret},
         )
         assert ok.status_code == 200
-    await wait_for(lambda: h.manager.table(ChatRef("tg", str(GROUP_ID))) is not None)
+    await wait_for(lambda: h.manager.snapshot(ChatRef("tg", str(GROUP_ID)).key) is not None)
     await asyncio.wait_for(bot.stop(), 5)
 
 

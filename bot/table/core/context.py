@@ -1,0 +1,198 @@
+"""What every step of the core works with: the table being changed, the inputs from outside
+(time, the group's settings, the AI), and what the step has to say (outputs, finished hands).
+
+Nothing here reads a clock, a database or a network: the shell passes ``now`` and the rest
+in ``Env``, so a step is a function of its inputs and replays the same way every time.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ...ai import Policy
+from ...engine.actions import Action
+from ...engine.events import Event, EventKind
+from ...engine.game import apply
+from ...engine.state import SEATS
+from ..model import GroupSettings, SeatInfo
+from ..outputs import Deadline, DeadlineKind, Notice, Out, PrivateNote, Reply, params_of
+from ..record import Table
+
+# Plays, passes and trick ends: the table image shows them; the terminal prints them.
+MINOR_NOTICES = {
+    EventKind.PLAYED: "ev_played",
+    EventKind.PASSED: "ev_passed",
+    EventKind.RANGED: "ev_ranged",
+    EventKind.TRICK_WON: "ev_trick_won",
+}
+PUBLIC_NOTICES = {
+    **MINOR_NOTICES,
+    EventKind.REVOLTED: "ev_revolted",
+    EventKind.VOIDED: "ev_voided",
+    EventKind.WAIVED: "ev_waived",
+    EventKind.DECLARED: "ev_declared",
+    EventKind.BURNED: "ev_burned",
+    EventKind.BURN_RELEASED: "ev_burn_released",
+    EventKind.BURN_SUCCEEDED: "ev_burn_succeeded",
+    EventKind.BURN_FAILED: "ev_burn_failed",
+    EventKind.CAUGHT: "ev_caught",
+    EventKind.OPENED: "ev_opened",
+    EventKind.POINT_FAILED: "ev_point_failed",
+    EventKind.FOURS_DISCARDED: "ev_fours_discarded",
+    EventKind.WENT_OUT: "ev_went_out",
+    EventKind.FREE_PLAY: "ev_free_play",
+    EventKind.TRIBUTE_GIVEN: "ev_tribute_given",
+    EventKind.TRIBUTE_RETURNED: "ev_tribute_returned",
+    EventKind.BOUGHT: "ev_bought",
+}
+
+# Events only their two seats see: (text for the giver, text for the receiver).
+PRIVATE_NOTICES = {
+    EventKind.TRIBUTE_GIVEN: ("note_tribute_paid", "note_tribute_received"),
+    EventKind.TRIBUTE_RETURNED: ("note_return_paid", "note_return_received"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """How long the table waits for people (seconds); 0 means it does not wait."""
+
+    burn_window_seconds: float = 3.0
+    declare_window_seconds: float = 12.0
+    between_hands_seconds: float = 12.0
+    warn_before_seconds: float = 10.0
+    no_answer_seconds: int = 12  # the turn timer when the seat can only pass
+
+
+@dataclass(frozen=True, slots=True)
+class Env:
+    """The inputs of one step that come from outside the table."""
+
+    now: float
+    settings: GroupSettings  # the group's settings as they are now
+    config: Config
+    policy: Policy
+    new_seed: int = 0  # the match seed, should this step open a table
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """A hand to record for /stats and replays (the shell stores it with the table)."""
+
+    deal_no: int
+    record: dict[str, Any]
+    players: tuple[tuple[str, str, int, int], ...]  # user id, name, place, points
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a step made of the table, its answer to the sender, and what it has to say."""
+
+    table: Table | None
+    reply: Reply
+    outs: tuple[Out, ...] = ()
+    finished: tuple[FinishedHand, ...] = ()
+    fresh: bool = False  # a new table at this chat: nothing of it is stored yet
+
+
+@dataclass(slots=True)
+class Ctx:
+    t: Table
+    env: Env
+    outs: list[Out] = field(default_factory=list)
+    finished: list[FinishedHand] = field(default_factory=list)
+
+    # -- the table --------------------------------------------------------------------
+    def bump(self) -> None:
+        """The table changed: new version (stale buttons are refused), redraw it."""
+        self.t.version += 1
+        self.t.run.dirty = True
+
+    def set_seat(self, seat: int, info: SeatInfo | None) -> None:
+        self.t.seats[seat - 1] = info
+
+    def set_autoplay(self, seat: int, on: bool) -> None:
+        info = self.t.seats[seat - 1]
+        if info is not None:
+            self.t.seats[seat - 1] = replace(info, autoplay=on)
+
+    def ai_plays(self, seat: int) -> bool:
+        info = self.t.seats[seat - 1]
+        return info is None or info.ai_plays
+
+    def name(self, seat: int) -> str:
+        info = self.t.seats[seat - 1] if seat in SEATS else None
+        return info.name if info else f"#{seat}"
+
+    def ai_rng(self, seat: int, purpose: str) -> random.Random:
+        st = self.t.run.state
+        step = st.step if st is not None else 0
+        return random.Random(f"{self.t.hand_seed}:{step}:{seat}:{purpose}")
+
+    # -- the engine -------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply one action through the log; raises IllegalAction, changing nothing."""
+        assert self.t.run.state is not None
+        state, events = apply(self.t.run.state, seat, action)
+        self.t.run.state = state
+        self.t.log = (*self.t.log, (seat, action))
+        self.bump()
+        self.notices(events)
+        return events
+
+    # -- deadlines --------------------------------------------------------------------
+    def set_deadline(self, kind: DeadlineKind, seconds: float, step: int = -1) -> None:
+        self.t.run.warned = False
+        at = self.env.now + seconds if seconds else None
+        self.t.run.deadline = Deadline(kind, at, step)
+
+    def waiting(self, kind: DeadlineKind, step: int = -1) -> bool:
+        """Whether the table already waits for this (so its timer is not restarted)."""
+        d = self.t.run.deadline
+        return d is not None and d.kind is kind and d.step == step
+
+    def clear_deadline(self) -> None:
+        self.t.run.deadline = None
+
+    # -- outputs ----------------------------------------------------------------------
+    def notice(self, key: str, **params: object) -> None:
+        seat = params.get("seat")
+        if isinstance(seat, int) and "name" not in params:
+            params["name"] = self.name(seat)
+        self.outs.append(Notice(self.t.key, key, params_of(**params)))
+
+    def private_note(self, seat: int, key: str, **params: object) -> None:
+        info = self.t.seats[seat - 1]
+        if info is not None and info.user_id is not None:
+            self.outs.append(PrivateNote(self.t.key, info.user_id, key, params_of(**params)))
+
+    def notices(self, events: list[Event]) -> None:
+        for e in events:
+            if not e.is_public():
+                self.private_notes(e)
+                continue
+            key = PUBLIC_NOTICES.get(e.kind)
+            if key is None:
+                continue
+            params: dict[str, object] = dict(e.data)
+            if e.seat is not None:
+                params["seat"] = e.seat
+                params["name"] = self.name(e.seat)
+            minor = e.kind in MINOR_NOTICES
+            self.outs.append(Notice(self.t.key, key, params_of(**params), minor=minor))
+
+    def private_notes(self, e: Event) -> None:
+        """Cards only two seats see (tribute and its return) go to those two players."""
+        keys = PRIVATE_NOTICES.get(e.kind)
+        if keys is None or e.seat is None:
+            return
+        data = dict(e.data)
+        target = data.get("target")
+        if not isinstance(target, int):
+            return
+        names = {"name": self.name(e.seat), "target_name": self.name(target)}
+        for viewer in e.visible_to or ():
+            key = keys[0] if viewer == e.seat else keys[1]
+            self.private_note(viewer, key, giver=e.seat, **data, **names)

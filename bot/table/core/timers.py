@@ -1,0 +1,81 @@
+"""When a wait runs out: turn warnings and timeouts (托管), burn and declaration windows,
+tribute returns, and the pause between hands."""
+
+from __future__ import annotations
+
+from ...ai import decide
+from ...engine.state import Phase
+from ..model import TableStatus
+from ..outputs import DeadlineKind
+from .context import Ctx
+from .hands import advance, deal, settle_burns
+
+
+def due(c: Ctx) -> bool:
+    d = c.t.run.deadline
+    return d is not None and d.at is not None and d.at <= c.env.now
+
+
+def warn_due(c: Ctx) -> bool:
+    """The seat to act has ``warn_before_seconds`` left and has not been warned yet."""
+    d, t = c.t.run.deadline, c.t
+    warn = c.env.config.warn_before_seconds
+    if d is None or d.at is None or not d.is_turn or t.run.warned:
+        return False
+    return d.at - warn <= c.env.now and warn < t.turn_seconds
+
+
+def tick(c: Ctx) -> bool:
+    """Fire the table's deadline if it is due, or warn; True if anything happened."""
+    if due(c):
+        fire(c)
+        return True
+    if warn_due(c):
+        c.t.run.warned = True
+        st = c.t.run.state
+        if st is not None and st.to_act is not None:
+            c.private_note(st.to_act, "turn_warning")
+        return True
+    return False
+
+
+def fire(c: Ctx) -> None:
+    t = c.t
+    deadline = t.run.deadline
+    assert deadline is not None
+    kind = deadline.kind
+    c.clear_deadline()
+    st = t.run.state
+    if kind is DeadlineKind.NEXT_HAND:
+        if t.status is TableStatus.BETWEEN:
+            deal(c)
+        return
+    if st is None or t.status is not TableStatus.PLAYING:
+        return
+    if kind is DeadlineKind.BURN and t.run.window is not None:
+        window, t.run.window = t.run.window, None
+        settle_burns(c, window)
+    elif kind is DeadlineKind.DECLARE:
+        t.declare_open = False
+    elif kind is DeadlineKind.RETURNS:
+        _return_for_people(c)
+    elif kind is DeadlineKind.TURN and st.to_act is not None:
+        info = t.seats[st.to_act - 1]
+        if info is not None and not info.is_ai:
+            c.set_autoplay(st.to_act, True)
+            c.notice("autoplay_timeout", seat=st.to_act)
+    advance(c)
+
+
+def _return_for_people(c: Ctx) -> None:
+    """Out of time for 还贡: the AI picks the returns people still owe."""
+    st = c.t.run.state
+    assert st is not None
+    for receiver, _, _ in list(st.pending_returns):
+        cur = c.t.run.state
+        assert cur is not None
+        if cur.phase is not Phase.RETURN_TRIBUTE:
+            break
+        action = decide(cur, receiver, c.env.policy, c.ai_rng(receiver, "return"))
+        if action is not None:
+            c.apply(receiver, action)

@@ -1,0 +1,154 @@
+"""Commands during a match: actions, 报户, 托管, ready, next hand, stopping, settings."""
+
+from __future__ import annotations
+
+from ...engine.actions import Action, ActionKind
+from ...engine.game import apply
+from ...present.schema import shown
+from ..commands import Act, AskCount, NextHand, Ready, SetAutoplay, StopMatch
+from ..events import count_answered
+from ..model import TableStatus
+from ..outputs import Reply
+from .context import Ctx
+from .hands import advance, deal, end_match
+from .lobby import is_seat
+from .views import PRE_PLAY_ACTIONS, TURN_ACTIONS
+
+
+def act(c: Ctx, cmd: Act) -> Reply:
+    t = c.t
+    if t.status is not TableStatus.PLAYING or t.run.state is None:
+        return Reply.no("not_playing")
+    seat = t.seat_of(cmd.actor.user_id)
+    if seat is None:
+        return Reply.no("not_seated")
+    action = cmd.action
+    if action.kind is ActionKind.ASK_COUNT:
+        target = action.target if is_seat(action.target) else 0
+        return ask_count(c, AskCount(chat=cmd.chat, actor=cmd.actor, target=target or 0))
+    refused = _refusal(c, cmd, seat)
+    if refused is not None:
+        return refused
+    if t.run.window is not None and action.kind in TURN_ACTIONS:
+        held = _during_window(c, seat, action)
+        if held is not None:
+            return held
+    info = t.seats[seat - 1]
+    if info is not None and info.autoplay:
+        c.set_autoplay(seat, False)
+        c.notice("autoplay_off", seat=seat)
+    c.apply(seat, action)
+    if action.kind in PRE_PLAY_ACTIONS:
+        t.ready = t.ready | {seat}
+    advance(c)
+    return Reply.yes("ok")
+
+
+def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:
+    """Why the table (not the engine) refuses this action now, if it does."""
+    t, action = c.t, cmd.action
+    assert t.run.state is not None
+    if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
+        return Reply.no("stale")
+    if action.kind in (ActionKind.REVOLT, ActionKind.DECLARE_POINT) and not t.declare_open:
+        return Reply.no("declare_closed")
+    if action.kind is ActionKind.DECLARE_POINT and action.pre:
+        return Reply.no("declare_not_allowed")
+    if t.declare_open and not t.run.state.started and action.kind in TURN_ACTIONS:
+        return Reply.no("wait_declarations")
+    return None
+
+
+def _during_window(c: Ctx, seat: int, action: Action) -> Reply | None:
+    """Burns are collected while the window is open; the seat to act is held back."""
+    window = c.t.run.window
+    st = c.t.run.state
+    assert window is not None and st is not None
+    apply(st, seat, action)  # validate now: raises IllegalAction if refused
+    if action.kind is ActionKind.BURN:
+        c.t.run.window = window.declare(seat, action)
+        return Reply.yes("burn_declared")
+    if st.to_act == seat:
+        c.t.run.window = type(window)(window.step, window.declared, (seat, action))
+        return Reply.yes("held_for_burns")
+    return None
+
+
+def ask_count(c: Ctx, cmd: AskCount) -> Reply:
+    t = c.t
+    if t.run.state is None or t.status is not TableStatus.PLAYING:
+        return Reply.no("not_playing")
+    if not is_seat(cmd.target):
+        return Reply.no("bad_target", target=shown(cmd.target))
+    _, events = apply(t.run.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
+    # 报户 changes nothing, so it is answered without a version check.
+    answer = count_answered(events[0])
+    c.notice(
+        "count_answer",
+        asker=cmd.actor.name,
+        target=cmd.target,
+        target_name=c.name(cmd.target),
+        answer=answer.answer,
+        count=answer.count,
+    )
+    return Reply.yes("count_posted", target=cmd.target, answer=answer.answer, count=answer.count)
+
+
+def set_autoplay(c: Ctx, cmd: SetAutoplay) -> Reply:
+    t = c.t
+    seat = t.seat_of(cmd.actor.user_id)
+    if seat is None:
+        return Reply.no("not_seated")
+    c.set_autoplay(seat, cmd.on)
+    c.bump()
+    c.notice("autoplay_on" if cmd.on else "autoplay_off", seat=seat)
+    if cmd.on and t.status is TableStatus.PLAYING:
+        t.ready = t.ready | {seat}
+        advance(c)
+    return Reply.yes("autoplay_on" if cmd.on else "autoplay_off")
+
+
+def ready(c: Ctx, cmd: Ready) -> Reply:
+    t = c.t
+    seat = t.seat_of(cmd.actor.user_id)
+    if seat is None:
+        return Reply.no("not_seated")
+    if not t.declare_open:
+        return Reply.no("declare_closed")
+    t.ready = t.ready | {seat}
+    c.bump()
+    if all(s in t.ready for s in t.humans()):
+        c.clear_deadline()
+        advance(c)
+    return Reply.yes("ready")
+
+
+def next_hand(c: Ctx, cmd: NextHand) -> Reply:
+    t = c.t
+    if t.status is not TableStatus.BETWEEN:
+        return Reply.no("hand_not_over")
+    if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
+        return Reply.no("not_seated")
+    deal(c)
+    return Reply.yes("next_hand")
+
+
+def stop_match(c: Ctx, cmd: StopMatch) -> Reply:
+    t = c.t
+    if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
+        return Reply.no("not_creator_or_admin")
+    end_match(c, stopped=True)
+    return Reply.yes("match_stopped")
+
+
+def spectate(c: Ctx, user_id: str) -> Reply:
+    c.t.spectators = c.t.spectators | {user_id}
+    return Reply.yes("spectating")
+
+
+def new_settings(c: Ctx) -> Reply:
+    """The group's settings changed (the shell validated and saved them): the hand in play
+    keeps its rules and timer; the next deal picks these up."""
+    c.t.settings = c.env.settings
+    c.bump()
+    return Reply.yes("settings_saved")
