@@ -93,6 +93,45 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
     async def count(self, interaction: Interaction, seat: Seat) -> None:
         await self.ctl.command(interaction, lambda c, a: AskCount(chat=c, actor=a, target=seat))
 
+    @app_commands.command(name=L("history"), description=L("history_desc"))
+    async def history(self, interaction: Interaction) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await self.ctl.records.history(interaction, chat)
+
+    @app_commands.command(name=L("replay"), description=L("replay_desc"))
+    @app_commands.rename(record=L("record"))
+    @app_commands.describe(record=L("record_desc"))
+    async def replay(
+        self, interaction: Interaction, record: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await self.ctl.records.replay(interaction, chat, record)
+
+    @app_commands.command(name=L("why"), description=L("why_desc"))
+    @app_commands.rename(record=L("record"), step=L("step"), seat=L("seat"), cards=L("cards"))
+    @app_commands.describe(
+        record=L("record_desc"), step=L("step_desc"), seat=L("seat_desc"), cards=L("cards_desc")
+    )
+    async def why(
+        self,
+        interaction: Interaction,
+        record: app_commands.Range[int, 1],
+        step: app_commands.Range[int, 0],
+        seat: Seat | None = None,
+        cards: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await self.ctl.records.why(interaction, chat, record, step, seat, cards)
+
     @app_commands.command(name=L("hand"), description=L("hand_desc"))
     async def hand(self, interaction: Interaction) -> None:
         chat = chat_of(interaction)

@@ -37,6 +37,7 @@ from bot.table.describe import reply_text
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
 from .menus import MORE, build_menu
+from .records import DiscordRecords
 from .sender import Sender
 from .settings_view import (
     changes_text,
@@ -93,6 +94,7 @@ class Controller:
     def __init__(self, manager: TableManager, sender: Sender) -> None:
         self.manager = manager
         self.sender = sender
+        self.records = DiscordRecords(manager)
 
     # -- helpers -----------------------------------------------------------------------
     async def lang(self, chat: ChatRef | None) -> str:
@@ -299,6 +301,8 @@ class Controller:
             handled = await self._seat_menu(interaction, cid, values)
         elif cid.kind in SETTINGS_KINDS:
             handled = await self._settings(interaction, cid, values)
+        elif cid.kind == "r":
+            handled = await self.records.press(interaction, cid)
         if not handled:
             await self.refuse_unknown(interaction, f"op of {cid.kind}")
 

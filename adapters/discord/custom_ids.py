@@ -12,6 +12,7 @@ cards as 15 base-36 counts, so the longest id stays under 70.
     gj:m:<guild>.<channel>:<seat>:<version>:<op>   a seat's private menu
     gj:s:<guild>.<channel>:<op>                    settings menu
     gj:e:<guild>.<channel>:<op>                    settings button
+    gj:r:<guild>.<channel>:<hand>.<shown>.<to>     replay stepper (adapters/discord/records)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.engine.cards import NUM_RANKS, Counts
 from bot.table import ChatRef
 
 PLATFORM = "dc"
-TEMPLATE = r"gj:(?P<kind>[tqamse]):(?P<body>[0-9A-Za-z.:~_\-]{1,94})"
+TEMPLATE = r"gj:(?P<kind>[tqamser]):(?P<body>[0-9A-Za-z.:~_\-]{1,94})"
 PATTERN = re.compile(TEMPLATE)
 TABLE_KINDS = frozenset("tq")
 SEAT_KINDS = frozenset("am")
