@@ -42,6 +42,8 @@ class Runtime:
     last_result: HandResult | None = None
     private_sig: dict[int, tuple[object, ...]] = field(default_factory=dict)
     dirty: bool = True  # the table message should be redrawn
+    # 报户 questions answered at the current version: (version, asker, target seat).
+    asked: frozenset[tuple[int, str, int]] = frozenset()
 
     def copy(self) -> Runtime:
         return replace(self, private_sig=dict(self.private_sig))
