@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import TextIO, assert_never
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES
@@ -252,6 +252,8 @@ class ConsoleTable:
             (ActionKind.REVOLT, "hint_revolt"),
             (ActionKind.DECLARE_POINT, "hint_point"),
             (ActionKind.WAIVE, "hint_waive"),
+            (ActionKind.HUI, "hint_hui"),
+            (ActionKind.CHONGDIAN, "hint_chongdian"),
         )
         parts += [t(key, self.lang) for kind, key in keys if kind in kinds]
         parts.append(t("hint_common", self.lang))
@@ -306,6 +308,14 @@ class ConsoleTable:
             "d": ActionKind.DECLARE_POINT,
             "w": ActionKind.WAIVE,
         }
+        if line == "x":  # 冲点
+            if self._explain_off(ActionKind.CHONGDIAN, kinds, snap):
+                return
+            await self._act(Action.chongdian(), priv)
+            return
+        if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
+            await self._hui(line[1:].strip(), priv, kinds, snap)
+            return
         if line in simple:
             if self._explain_off(simple[line], kinds, snap):
                 return
@@ -327,6 +337,25 @@ class ConsoleTable:
             return
         await self._cards(line, priv, kinds)
 
+    async def _hui(
+        self,
+        ranks: str,
+        priv: PrivateSnapshot,
+        kinds: set[ActionKind],
+        snap: TableSnapshot | None,
+    ) -> None:
+        if self._explain_off(ActionKind.HUI, kinds, snap):
+            return
+        offered = [a for a in priv.legal if a.kind is ActionKind.HUI and a.ranks is not None]
+        if not ranks and len(offered) == 1:
+            await self._act(offered[0], priv)
+            return
+        choice = next((r for r in HuiRanks if r.value == ranks), None)
+        if choice is None:
+            self._warn("bad_hui_ranks")
+            return
+        await self._act(Action.hui(choice), priv)
+
     def _explain_off(
         self, kind: ActionKind, kinds: set[ActionKind], snap: TableSnapshot | None
     ) -> bool:
@@ -339,6 +368,12 @@ class ConsoleTable:
             return True
         if kind is ActionKind.REVOLT and rules.revolution == "off":
             self._warn("no_revolution")
+            return True
+        if kind is ActionKind.HUI and rules.hui == "off":
+            self._warn("no_hui")
+            return True
+        if kind is ActionKind.CHONGDIAN and not (rules.chongdian and rules.dadian):
+            self._warn("no_chongdian")
             return True
         return False
 

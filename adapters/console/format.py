@@ -22,6 +22,8 @@ KIND_ORDER = {
     ActionKind.REVOLT: 5,
     ActionKind.DECLARE_POINT: 6,
     ActionKind.WAIVE: 7,
+    ActionKind.HUI: 8,
+    ActionKind.CHONGDIAN: 9,
 }
 
 
@@ -68,9 +70,13 @@ def option_label(action: Action, lang: str) -> str:
         ActionKind.RANG: ("让", "defer"),
         ActionKind.REVOLT: ("革命", "revolt"),
         ActionKind.WAIVE: ("放弃够死级", "waive sure plays"),
+        ActionKind.CHONGDIAN: ("冲点", "冲点 (three pure plays)"),
     }
     if action.kind in names:
         return names[action.kind][0 if lang == "zh" else 1]
+    if action.kind is ActionKind.HUI and action.ranks is not None:
+        r = action.ranks.value
+        return f"烩 {r}（u{r}）" if lang == "zh" else f"烩: set the {r}s aside (u{r})"
     if action.kind is ActionKind.DECLARE_POINT:
         zh, en = ("预点", "pre-point") if action.pre else ("明点", "declare point")
         return zh if lang == "zh" else en

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import Counts, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
@@ -33,6 +33,7 @@ SIMPLE_OPS = {
     ActionKind.RANG: "rang",
     ActionKind.REVOLT: "rev",
     ActionKind.WAIVE: "waive",
+    ActionKind.CHONGDIAN: "chong",
 }
 SIMPLE_LABELS = {
     "pass": "dc_btn_pass",
@@ -41,6 +42,10 @@ SIMPLE_LABELS = {
     "pt": "dc_btn_point",
     "pp": "dc_btn_prepoint",
     "waive": "dc_btn_waive",
+    "chong": "dc_btn_chongdian",
+    "hui3": "dc_btn_hui3",
+    "hui4": "dc_btn_hui4",
+    "hui34": "dc_btn_hui34",
 }
 SUGGEST_LABELS = {
     Suggest.CHEAPEST: "suggest_cheapest",
@@ -199,6 +204,13 @@ def pick_from(op: str, value: str) -> Pick | None:
     return None
 
 
+def _simple_op(action: Action) -> str:
+    """The custom-id op of a button for an action without cards."""
+    if action.kind is ActionKind.HUI and action.ranks is not None:
+        return f"hui{action.ranks.value}"
+    return SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
+
+
 def action_from(op: str) -> Action | None:
     """The game action a private button stands for; None if it is not one (or malformed)."""
     simple = {
@@ -208,6 +220,8 @@ def action_from(op: str) -> Action | None:
         "pt": Action(ActionKind.DECLARE_POINT),
         "pp": Action(ActionKind.DECLARE_POINT, pre=True),
         "waive": Action(ActionKind.WAIVE),
+        "chong": Action.chongdian(),
+        **{f"hui{r.value}": Action.hui(r) for r in HuiRanks},
     }
     if op in simple:
         return simple[op]
@@ -408,7 +422,7 @@ class _Private:
 
     def simple(self, declare_open: bool) -> None:
         for action in self.priv.menu.simple:
-            op = SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
+            op = _simple_op(action)
             style = discord.ButtonStyle.danger if op == "rev" else discord.ButtonStyle.secondary
             self.button(op, t(SIMPLE_LABELS[op], self.lang), style)
         if declare_open and not any(a.kind is ActionKind.PLAY for a in self.priv.legal):

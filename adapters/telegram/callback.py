@@ -80,6 +80,8 @@ ACT_OPS: dict[str, re.Pattern[str]] = {
     "V": re.compile(""),  # 革命
     "D": re.compile("[01]"),  # 明点 (1 = 预点)
     "W": re.compile(""),  # waive 够死级
+    "U": re.compile("3|4|34"),  # 烩 these ranks
+    "C": re.compile(""),  # 冲点
     "K": re.compile(""),  # ready (no revolt, no point)
     "t": re.compile("[01]"),  # 托管 on/off
     "h": re.compile(""),  # refresh

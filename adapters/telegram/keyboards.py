@@ -12,7 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import NOTATION, Counts
 from bot.engine.plays import Play
 from bot.i18n import t
@@ -171,6 +171,11 @@ class _Keys:
                 row.append(self.button(t(key, self.lang), "D", 1 if a.pre else 0))
             elif a.kind is ActionKind.WAIVE:
                 row.append(self.button(t("tg_btn_waive", self.lang), "W"))
+            elif a.kind is ActionKind.HUI and a.ranks is not None:
+                label = t("tg_btn_hui", self.lang, ranks=a.ranks.value)
+                row.append(self.button(label, "U", a.ranks.value))
+            elif a.kind is ActionKind.CHONGDIAN:
+                row.append(self.button(t("tg_btn_chongdian", self.lang), "C"))
         if self.declare_open and self.priv.seat not in self.ready:
             row.append(self.button(t("tg_btn_ready", self.lang), "K"))
         return _chunk(row, 3)
@@ -295,4 +300,9 @@ def action_of(press: ActPress) -> Action | None:
         return Action(ActionKind.WAIVE)
     if op == "D":
         return Action(ActionKind.DECLARE_POINT, pre=args[0] == "1")
+    if op == "U":
+        ranks = next((r for r in HuiRanks if r.value == args[0]), None)
+        return Action.hui(ranks) if ranks is not None else None
+    if op == "C":
+        return Action.chongdian()
     return None

@@ -27,6 +27,8 @@ SIMPLE_KINDS: Final = (
     ActionKind.RANG,
     ActionKind.REVOLT,
     ActionKind.DECLARE_POINT,
+    ActionKind.HUI,
+    ActionKind.CHONGDIAN,
     ActionKind.WAIVE,
 )
 MAX_SUGGESTIONS: Final = 3

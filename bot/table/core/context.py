@@ -46,6 +46,9 @@ PUBLIC_NOTICES = {
     EventKind.TRIBUTE_GIVEN: "ev_tribute_given",
     EventKind.TRIBUTE_RETURNED: "ev_tribute_returned",
     EventKind.BOUGHT: "ev_bought",
+    EventKind.HUI: "ev_hui",
+    EventKind.CHONGDIAN: "ev_chongdian",
+    EventKind.CHONGDIAN_RESULT: "ev_chongdian_result",
 }
 
 # Events only their two seats see: (text for the giver, text for the receiver).

@@ -49,7 +49,12 @@ def deal(c: Ctx) -> None:
     t.run.deadline = None
     t.run.last_result = None
     t.ready = frozenset()
-    t.declare_open = t.rules.revolution != "off" or t.rules.dadian
+    t.declare_open = (
+        t.rules.revolution != "off"
+        or t.rules.dadian
+        or t.rules.hui != "off"  # 烩: the leader decides before the first play
+        or t.rules.chongdian  # 冲点 follows a revolt (its switch needs 打点, but say so)
+    )
     history = t.match.history
     if not (history and history[-1].get("voided")):  # a redeal keeps the hand's number
         t.match = replace(t.match, hand_no=t.match.hand_no + 1)

@@ -12,7 +12,7 @@ from ..outputs import Reply
 from .context import Ctx
 from .hands import advance, deal, end_match
 from .lobby import is_seat
-from .views import PRE_PLAY_ACTIONS, TURN_ACTIONS
+from .views import DECLARE_ONLY, PRE_PLAY_ACTIONS, TURN_ACTIONS
 
 
 def act(c: Ctx, cmd: Act) -> Reply:
@@ -50,7 +50,7 @@ def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:
     assert t.run.state is not None
     if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
         return Reply.no("stale")
-    if action.kind in (ActionKind.REVOLT, ActionKind.DECLARE_POINT) and not t.declare_open:
+    if action.kind in DECLARE_ONLY and not t.declare_open:
         return Reply.no("declare_closed")
     if action.kind is ActionKind.DECLARE_POINT and action.pre:
         return Reply.no("declare_not_allowed")

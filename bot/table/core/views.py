@@ -23,7 +23,21 @@ from ..record import Table
 from .context import Ctx
 
 TURN_ACTIONS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
-PRE_PLAY_ACTIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT, ActionKind.WAIVE})
+# 烩 (the leader, before the first play) and 冲点 (the revolter, right after its revolt)
+# are decided in the same pause as 革命 and 明点.
+PRE_PLAY_ACTIONS = frozenset(
+    {
+        ActionKind.REVOLT,
+        ActionKind.DECLARE_POINT,
+        ActionKind.WAIVE,
+        ActionKind.HUI,
+        ActionKind.CHONGDIAN,
+    }
+)
+# Only offered in the pre-play pause; refused once it has closed.
+DECLARE_ONLY = frozenset(
+    {ActionKind.REVOLT, ActionKind.DECLARE_POINT, ActionKind.HUI, ActionKind.CHONGDIAN}
+)
 
 
 def seat_options(st: HandState, seat: int) -> list[Action]:
@@ -46,7 +60,7 @@ def human_options(t: Table, seat: int) -> list[Action]:
     if t.declare_open and not st.started and st.phase is Phase.PLAY:
         # Before the first play everyone gets the same pause to revolt or declare.
         return [a for a in opts if a.kind in PRE_PLAY_ACTIONS]
-    return [a for a in opts if a.kind not in (ActionKind.REVOLT, ActionKind.DECLARE_POINT)]
+    return [a for a in opts if a.kind not in DECLARE_ONLY]
 
 
 def role_of(t: Table, seat: int, legal: tuple[Action, ...]) -> Role | None:
