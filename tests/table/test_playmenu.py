@@ -12,7 +12,7 @@ from adapters.discord.custom_ids import parse as parse_cid
 from adapters.discord.views import Pick, action_from, pick_from, private_view
 from adapters.telegram.callback import ActPress, decode
 from adapters.telegram.keyboards import action_keyboard, action_of
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import parse
 from bot.engine.game import legal_actions, legal_options, new_hand
 from bot.engine.plays import Play
@@ -158,7 +158,15 @@ async def states(seed: int, preset: str) -> list[tuple[PrivateSnapshot, TableSna
 
 
 PLAY_AND_SIMPLE = frozenset(
-    {ActionKind.PLAY, ActionKind.BURN, ActionKind.PASS, ActionKind.RANG, ActionKind.WAIVE}
+    {
+        ActionKind.PLAY,
+        ActionKind.BURN,
+        ActionKind.PASS,
+        ActionKind.RANG,
+        ActionKind.WAIVE,
+        ActionKind.HUI,
+        ActionKind.CHONGDIAN,
+    }
 )
 
 
@@ -174,3 +182,22 @@ async def test_both_platforms_offer_the_same_choices(seed: int, preset: str) -> 
         assert on_telegram == on_discord == wanted
         compared += 1
     assert compared
+
+
+async def test_both_platforms_offer_hui_before_the_first_play() -> None:
+    """Seed 2 deals the first lead to seat 1 (a person): with 烩 on it may set the 3s aside,
+    and Telegram, Discord and the play menu offer exactly the engine's 烩 actions."""
+    m = TableManager(clock=FakeClock(), seed_source=lambda: 2, burn_window_seconds=0)
+    set_settings(m, hui="threes", turn_seconds=0, match_hands=1)
+    await m.handle(OpenTable(chat=CHAT, actor=ME))
+    await m.handle(AddBots(chat=CHAT, actor=ME, count=5))
+    await m.handle(Start(chat=CHAT, actor=ME))
+    priv = m.private_snapshot(CHAT.key, ME.user_id)
+    snap = m.snapshot(CHAT.key)
+    assert priv is not None and snap is not None
+    wanted = {a for a in priv.legal if a.kind is ActionKind.HUI}
+    assert wanted == {Action.hui(HuiRanks.THREES)}
+    assert set(priv.menu.simple) >= wanted
+    hui_on_telegram = {a for a in telegram_actions(priv, snap) if a.kind is ActionKind.HUI}
+    assert hui_on_telegram == wanted
+    assert {a for a in discord_actions(priv) if a.kind is ActionKind.HUI} == wanted

@@ -8,11 +8,12 @@ from ...present.schema import shown
 from ..commands import Act, AskCount, NextHand, Ready, SetAutoplay, StopMatch
 from ..events import count_answered
 from ..model import TableStatus
-from ..outputs import Reply
+from ..outputs import DeadlineKind, Reply
+from ..record import Table
 from .context import Ctx
 from .hands import advance, deal, end_match
 from .lobby import is_seat
-from .views import DECLARE_ONLY, PRE_PLAY_ACTIONS, TURN_ACTIONS
+from .views import DECLARE_ONLY, PRE_PLAY_ACTIONS, TURN_ACTIONS, human_options
 
 
 def act(c: Ctx, cmd: Act) -> Reply:
@@ -38,10 +39,21 @@ def act(c: Ctx, cmd: Act) -> Reply:
         c.set_autoplay(seat, False)
         c.notice("autoplay_off", seat=seat)
     c.apply(seat, action)
-    if action.kind in PRE_PLAY_ACTIONS:
+    st = t.run.state
+    if action.kind in PRE_PLAY_ACTIONS and not _chongdian_open(t, seat):
+        # A revolter that may still 冲点 keeps its pause (冲点 comes right after 革命).
         t.ready = t.ready | {seat}
+    if st is not None and st.started and t.declare_open:
+        # 冲点 starts the hand: the declaration pause is over for everyone.
+        t.declare_open = False
+        if t.run.deadline is not None and t.run.deadline.kind is DeadlineKind.DECLARE:
+            c.clear_deadline()
     advance(c)
     return Reply.yes("ok")
+
+
+def _chongdian_open(t: Table, seat: int) -> bool:
+    return any(a.kind is ActionKind.CHONGDIAN for a in human_options(t, seat))
 
 
 def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:

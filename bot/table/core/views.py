@@ -71,6 +71,9 @@ def role_of(t: Table, seat: int, legal: tuple[Action, ...]) -> Role | None:
         return Role.RETURN
     if any(a.kind is ActionKind.BURN for a in legal) and st.to_act != seat:
         return Role.BURN
+    if t.declare_open and not st.started and all(a.kind in PRE_PLAY_ACTIONS for a in legal):
+        # The leader too is only deciding 革命/明点/烩 while the pause runs.
+        return Role.PRE_PLAY
     if st.to_act == seat:
         return Role.TURN
     return Role.PRE_PLAY
