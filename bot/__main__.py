@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .ai.levels import LEVELS
 from .engine.rules import PRESET_NAMES
 from .records.cli import COMMANDS as RECORD_COMMANDS
 from .records.cli import add_commands as add_record_commands
@@ -23,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", choices=PRESET_NAMES, default="dagang", help="house rules preset")
     p.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
     p.add_argument("--hands", type=int, default=4, help="hands in a terminal match (default 4)")
+    p.add_argument(
+        "--ai", choices=LEVELS, default="normal", help="how the AI seats play (default normal)"
+    )
     p.add_argument("--watch", action="store_true", help="watch six AI seats play one hand")
     p.add_argument("--console", action="store_true", help="terminal table even if tokens are set")
     p.add_argument(
@@ -64,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.watch:
         from adapters.console import watch
 
-        return int(asyncio.run(watch(args.preset, args.seed, args.lang)))
+        return int(asyncio.run(watch(args.preset, args.seed, args.lang, ai_level=args.ai)))
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
         from .cluster.worker import ShardsError, parse_shards
@@ -82,7 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     from adapters.console import ConsoleTable
 
-    table = ConsoleTable(preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands)
+    table = ConsoleTable(
+        preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
+    )
     return int(asyncio.run(table.run()))
 
 

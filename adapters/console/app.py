@@ -66,10 +66,12 @@ class ConsoleTable:
         out: TextIO | None = None,
         color: bool | None = None,
         store: Store | None = None,  # where finished hands go (gouji --watch --record)
+        ai_level: str = "normal",
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
         self.preset = preset
+        self.ai_level = ai_level
         self.lang = lang
         self.hands = hands
         self.watching = watch
@@ -138,6 +140,7 @@ class ConsoleTable:
     async def setup(self) -> None:
         changes = {"preset": self.preset, "match_hands": self.hands, "turn_seconds": 0}
         changes["lang"] = self.lang
+        changes["ai_level"] = self.ai_level
         settings = apply_setting_changes(await self.manager.group_settings(self.chat), changes)
         self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
@@ -258,9 +261,13 @@ class ConsoleTable:
             self.say(self.paint.dim(reply_text(reply, self.lang)))
 
 
-async def watch(preset: str, seed: int | None, lang: str, out: TextIO | None = None) -> int:
+async def watch(
+    preset: str, seed: int | None, lang: str, out: TextIO | None = None, ai_level: str = "normal"
+) -> int:
     """Six AI seats play one hand; every play is printed, then the result."""
-    table = ConsoleTable(preset=preset, seed=seed, lang=lang, hands=1, watch=True, out=out)
+    table = ConsoleTable(
+        preset=preset, seed=seed, lang=lang, hands=1, watch=True, out=out, ai_level=ai_level
+    )
     return await table.run()
 
 

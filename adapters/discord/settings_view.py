@@ -58,6 +58,8 @@ def value_label(name: str, value: SettingValue, lang: str) -> str:
         return t("dc_on" if value else "dc_off", lang)
     if name == "lang":
         return LANG_NAMES.get(str(value), str(value))
+    if name == "ai_level":
+        return t("ai_level_" + str(value), lang)
     if name in ("turn_seconds", "move_seconds"):
         return t("dc_no_limit", lang) if value == 0 else t("dc_seconds", lang, n=value)
     if name in ("match_hands", "target_score") and value == 0:

@@ -88,10 +88,10 @@ ACT_OPS: dict[str, re.Pattern[str]] = {
     "Q": re.compile(rf"[1-6]\.{_CARDS}{{1,16}}"),  # 还贡 confirmed
 }
 # Settings ops: home, preset list/set, switch list/detail/set, timer, hands, target,
-# language, AI fill, reset, close.
+# language, AI fill, AI level, reset, close.
 SETTINGS_OPS: dict[str, int] = {
     "h": 0, "P": 0, "p": 1, "L": 1, "w": 1, "v": 2, "T": 0, "t": 1, "M": 0, "m": 1,
-    "G": 0, "g": 1, "l": 1, "a": 1, "r": 0, "x": 0,
+    "G": 0, "g": 1, "l": 1, "a": 1, "A": 1, "r": 0, "x": 0,
 }  # fmt: skip
 _ARG = re.compile(r"^[a-z0-9_]{1,24}$")
 _VERSION = re.compile(r"^[0-9a-z]{1,8}$")

@@ -12,6 +12,7 @@ import logging
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest
 
+from bot.ai.levels import LEVELS
 from bot.engine.errors import GoujiError
 from bot.engine.rules import PRESET_NAMES, switch_names
 from bot.i18n import preset_name, t
@@ -91,6 +92,18 @@ class SettingsMenu:
                     "a",
                     0 if s.ai_fill else 1,
                 ),
+            ],
+            [
+                _b(
+                    t(
+                        "tg_set_value",
+                        lang,
+                        name=t("set_ai_level", lang),
+                        v=t("ai_level_" + s.ai_level, lang),
+                    ),
+                    "A",
+                    LEVELS[(LEVELS.index(s.ai_level) + 1) % len(LEVELS)],
+                )
             ],
             [
                 _b(t("tg_set_lang", lang), "l", "en" if lang == "zh" else "zh"),
@@ -237,6 +250,8 @@ class SettingsMenu:
             return {"lang": args[0]} if args[0] in ("zh", "en") else None
         if op == "a":
             return {"ai_fill": args[0] == "1"} if args[0] in ("0", "1") else None
+        if op == "A":
+            return {"ai_level": args[0]} if args[0] in LEVELS else None
         if op == "r":
             return {RESET: True}
         return None

@@ -19,7 +19,7 @@ from .base import (
     role_of,
 )
 from .heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, Weights
-from .levels import DEFAULT_LEVEL, LEVELS, Level, UnknownLevel, policy_for
+from .levels import DEFAULT_LEVEL, LEVELS, Level, UnknownLevel, policy_for, without_search
 from .normal import NormalPolicy, NormalWeights
 from .random_policy import RandomPolicy
 from .selfplay import HandLog, StalledHand, burn_order, play_hand
@@ -49,4 +49,5 @@ __all__ = [
     "play_hand",
     "policy_for",
     "role_of",
+    "without_search",
 ]

@@ -37,6 +37,7 @@ from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS, HandState, Mark, same_team
 from ..engine.views import SeatView
+from .base import Policy
 from .hand import play_of
 from .normal import NormalPolicy
 from .rollout import rollout
@@ -65,6 +66,7 @@ class ExpertPolicy:
         self.playouts = playouts
         self.max_seconds = max_seconds
         self.normal = NormalPolicy(rules)
+        self.fallback: Policy = self.normal  # where a table cannot wait for a search
 
     # -- the contract ----------------------------------------------------------------
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:

@@ -4,6 +4,8 @@
 - ``normal``: ``NormalPolicy``, the lecture's rule player with card tracking.
 - ``expert``: ``ExpertPolicy``, determinized playouts on top of ``normal``.
 
+A searching level (``expert``) must be asked off the event loop: ``decide_async``.
+
 To add a level: write a Policy (``bot.ai.base.Policy``), add its name to ``Level`` and a
 branch to ``policy_for``, and a pairing to ``benchmarks/ai.py``.
 """
@@ -47,3 +49,10 @@ def policy_for(level: str, rules: Rules | None = None) -> Policy:
     from .expert import ExpertPolicy
 
     return ExpertPolicy(rules)
+
+
+def without_search(policy: Policy) -> Policy:
+    """The policy a table uses where it cannot wait for a search (还贡, 革命/明点, burn
+    windows): a searching policy's own ``fallback`` (the expert's is ``normal``)."""
+    fallback = getattr(policy, "fallback", None)
+    return fallback if fallback is not None else policy

@@ -31,7 +31,7 @@ from ..engine.actions import Action, ActionKind
 from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, parse
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
 from ..engine.rules import Rules
-from ..engine.state import SeatStatus, down, opp, same_team
+from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
 from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
 from .tracking import Seen, known_count
@@ -49,15 +49,16 @@ class NormalWeights:
     small: float = 9.0
     big: float = 12.0
     joker_set: float = 4.0  # jokers alone, on top of their own cost
-    split: float = 5.0  # leaving part of a rank behind
+    split: float = 3.0  # leaving part of a rank behind
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
     gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
-    answer_plain: float = 16.0
+    answer_plain: float = 20.0
     answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
+    takes_trick: float = 4.0
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
-    hoard_two: float = 2.0  # per 2 on an ordinary play, unless an opponent is nearly out
+    hoard_two: float = 0.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
     abundant_scale: float = 0.4  # joker costs scale when they outnumber the groups left
     abundant_slack: float = 0.0
@@ -69,7 +70,7 @@ class NormalWeights:
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
     block: float = 8.0
     feed: float = 6.0
-    last_big: float = 20.0  # 憋三: keep the last joker for the play before the 3s
+    last_big: float = 35.0  # 憋三: keep the last joker for the play before the 3s
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -102,6 +103,9 @@ class NormalPolicy:
         plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
         if view.public.to_act == view.seat and (plays or can_pass):
             rang = next((a for a in legal if a.kind is ActionKind.RANG), None)
+            mate = down(down(view.seat))
+            if view.public.seats[mate - 1].status is not SeatStatus.PLAYING:
+                rang = None  # 让 helps only while the teammate two seats on can answer
             return self._turn(view, plays, can_pass, rang, rules)
         burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
         if burns:
@@ -283,6 +287,8 @@ class NormalPolicy:
                 and opens_point(top_play, rules)
             ):
                 limit += w.opens_bonus
+        if not duel and self._others_passed(view):
+            limit += w.takes_trick  # the other two opponents passed: the answer likely wins
         if urgent or plays_needed(rest, rules) <= 1:
             limit = max(limit, w.urgent)
         if cost > limit:
@@ -290,6 +296,18 @@ class NormalPolicy:
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
+
+    @staticmethod
+    def _others_passed(view: SeatView) -> bool:
+        """Both opponents other than the opposite passed in this trick (soft evidence: they
+        hold nothing they wanted to play on it; a pass locks them out of the trick)."""
+        me = view.seat
+        seats = view.public.seats
+        others = (down(me), up(me))
+        return all(
+            seats[s - 1].last == "pass" or seats[s - 1].status is not SeatStatus.PLAYING
+            for s in others
+        )
 
     def _near_out(self, view: SeatView, seat: int) -> bool:
         n = known_count(view, seat)

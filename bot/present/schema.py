@@ -15,6 +15,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Final
 
+from ..ai.levels import DEFAULT_LEVEL, LEVELS
 from ..engine.errors import ErrorCode, GoujiError
 from ..engine.rules import PRESET_NAMES, PRESETS, Rules, allowed_values, choices, switch_names
 
@@ -174,7 +175,7 @@ _TABLE_INTS: Final = {
 }
 _RULE_STEPS: Final = {"move_seconds": (0, 15, 20, 30, 45, 60, 90, 120)}
 LANG_CODES: Final = ("zh", "en")
-TABLE_SETTINGS: Final = ("preset", *_TABLE_INTS, "lang", "ai_fill")
+TABLE_SETTINGS: Final = ("preset", *_TABLE_INTS, "lang", "ai_fill", "ai_level")
 
 
 def _presets_setting(name: str) -> tuple[str, ...]:
@@ -219,6 +220,8 @@ def _table_spec(name: str) -> SettingSpec:
         return SettingSpec(name, table, SettingKind.CHOICE, "zh", allowed=LANG_CODES)
     if name == "ai_fill":
         return SettingSpec(name, table, SettingKind.BOOL, True, allowed=(True, False))
+    if name == "ai_level":
+        return SettingSpec(name, table, SettingKind.CHOICE, DEFAULT_LEVEL.value, allowed=LEVELS)
     default, lo, hi, steps = _TABLE_INTS[name]
     return SettingSpec(name, table, SettingKind.INT, default, lo=lo, hi=hi, steps=steps)
 

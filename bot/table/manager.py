@@ -14,9 +14,9 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
-from ..ai import HeuristicPolicy, Policy
+from ..ai import Policy, policy_for
 from ..engine.actions import Action
 from ..engine.errors import GoujiError
 from ..engine.game import apply, new_hand
@@ -65,6 +65,19 @@ class _Sync:
         self.saved = saved
 
 
+R = TypeVar("R")
+
+
+async def _off_loop_if_searching(policy: Policy, fn: Callable[..., R], *args: Any) -> R:
+    """Run a core call in a worker thread when the AI searches (``expert``: up to its time
+    budget per decision), so the event loop serves other tables meanwhile. The core works
+    on a copy of the table and returns a new one, so the thread shares nothing mutable;
+    the caller holds the table's lock throughout."""
+    if hasattr(policy, "choose_searching"):
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)
+
+
 class TableManager:
     def __init__(
         self,
@@ -83,7 +96,10 @@ class TableManager:
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
-        self.policy: Policy = policy or HeuristicPolicy()
+        # ``policy`` (tests) plays every table; otherwise each group's ``ai_level`` decides.
+        self.fixed_policy = policy
+        self.policy: Policy = policy or policy_for("normal")
+        self._level_policies: dict[str, Policy] = {}
         self.seed_source = seed_source or (lambda: secrets.randbits(48))
         self.config = Config(
             burn_window_seconds,
@@ -194,6 +210,15 @@ class TableManager:
             self._meta.setdefault(key, {})[name] = value
             await self._persist(t, ())
 
+    def policy_of(self, settings: GroupSettings) -> Policy:
+        """The policy of a group's AI seats: the injected one, else its ``ai_level``."""
+        if self.fixed_policy is not None:
+            return self.fixed_policy
+        policy = self._level_policies.get(settings.ai_level)
+        if policy is None:
+            policy = self._level_policies[settings.ai_level] = policy_for(settings.ai_level)
+        return policy
+
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         key = cmd.chat.key
@@ -206,8 +231,9 @@ class TableManager:
             settings = changed = checked
         async with self.lock(key):
             table = await self._get(key)
-            env = Env(self.clock.now(), settings, self.config, self.policy, self.seed_source())
-            result = step(table, cmd, env)
+            policy = self.policy_of(settings)
+            env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
+            result = await _off_loop_if_searching(policy, step, table, cmd, env)
             saved = await self._commit(key, table, result, changed)
             if changed is not None and not saved and self.store is not None:
                 await self.store.save_settings(cmd.chat.group_key, changed.to_json())
@@ -230,8 +256,9 @@ class TableManager:
                     self._due.pop(key, None)
                     continue
                 settings = await self.group_settings(t.chat)
-                env = Env(self.clock.now(), settings, self.config, self.policy)
-                result = tick_table(t, env)
+                policy = self.policy_of(settings)
+                env = Env(self.clock.now(), settings, self.config, policy)
+                result = await _off_loop_if_searching(policy, tick_table, t, env)
                 if result.table is not t:
                     await self._commit(key, t, result)
                     outs = result.outs
@@ -358,7 +385,9 @@ class TableManager:
             at = self.clock.now() + self.config.between_hands_seconds
             t.run.deadline = Deadline(DeadlineKind.NEXT_HAND, at)
         settings = await self.group_settings(t.chat)
-        result = resume(t, Env(self.clock.now(), settings, self.config, self.policy))
+        policy = self.policy_of(settings)
+        env = Env(self.clock.now(), settings, self.config, policy)
+        result = await _off_loop_if_searching(policy, resume, t, env)
         await self._commit(key, None, result)
         return result.table, result.outs
 

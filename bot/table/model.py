@@ -78,6 +78,7 @@ class GroupSettings:
     target_score: int = 0  # 0 = no target score
     lang: str = "zh"
     ai_fill: bool = True
+    ai_level: str = "normal"  # bot.ai.LEVELS: how the AI seats of this group play
 
     def rules(self) -> Rules:
         return make_rules(self.preset, dict(self.overrides))
@@ -99,6 +100,7 @@ class GroupSettings:
             "target_score": self.target_score,
             "lang": self.lang,
             "ai_fill": self.ai_fill,
+            "ai_level": self.ai_level,
         }
 
     @staticmethod

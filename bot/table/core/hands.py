@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...ai import decide
+from ...ai import decide, without_search
 from ...engine.actions import ActionKind
 from ...engine.errors import IllegalAction
 from ...engine.events import EventKind
@@ -94,7 +94,7 @@ def _returns(c: Ctx, decisions: tuple[Decision, ...]) -> bool:
     assert st is not None
     for d in decisions:
         if d.kind is DecisionKind.RETURN_TRIBUTE and c.ai_plays(d.seat):
-            action = decide(st, d.seat, c.env.policy, c.ai_rng(d.seat, "return"))
+            action = decide(st, d.seat, without_search(c.env.policy), c.ai_rng(d.seat, "return"))
             if action is not None:
                 c.apply(d.seat, action)
                 return True
@@ -131,7 +131,9 @@ def _pre_play_round(c: Ctx) -> bool:
         legal = [a for a in seat_options(st, seat) if a.kind in PRE_PLAY_ACTIONS]
         if not legal:
             continue
-        choice = c.env.policy.choose(seat_view(st, seat), legal, c.ai_rng(seat, "pre"))
+        choice = without_search(c.env.policy).choose(
+            seat_view(st, seat), legal, c.ai_rng(seat, "pre")
+        )
         if choice is not None and choice in legal:
             c.apply(seat, choice)
             acted = True
@@ -145,7 +147,7 @@ def _open_burn_window(c: Ctx, decisions: tuple[Decision, ...]) -> bool:
     window = BurnWindow(step=st.step)
     for d in decisions:
         if d.kind is DecisionKind.BURN and c.ai_plays(d.seat):
-            choice = decide(st, d.seat, c.env.policy, c.ai_rng(d.seat, "burn"))
+            choice = decide(st, d.seat, without_search(c.env.policy), c.ai_rng(d.seat, "burn"))
             if choice is not None and choice.kind is ActionKind.BURN:
                 window = window.declare(d.seat, choice)
     if c.t.humans() and c.env.config.burn_window_seconds > 0:

@@ -3,7 +3,7 @@ tribute returns, and the pause between hands."""
 
 from __future__ import annotations
 
-from ...ai import decide
+from ...ai import decide, without_search
 from ...engine.state import Phase
 from ..model import TableStatus
 from ..outputs import DeadlineKind
@@ -76,6 +76,6 @@ def _return_for_people(c: Ctx) -> None:
         assert cur is not None
         if cur.phase is not Phase.RETURN_TRIBUTE:
             break
-        action = decide(cur, receiver, c.env.policy, c.ai_rng(receiver, "return"))
+        action = decide(cur, receiver, without_search(c.env.policy), c.ai_rng(receiver, "return"))
         if action is not None:
             c.apply(receiver, action)

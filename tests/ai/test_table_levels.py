@@ -1,0 +1,85 @@
+"""The group setting ``ai_level``: validated, stored, and the level each table's AI plays."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai import HeuristicPolicy, NormalPolicy
+from bot.ai.expert import ExpertPolicy
+from bot.engine.errors import GoujiError
+from bot.table import (
+    Actor,
+    AddBots,
+    ChatRef,
+    FakeClock,
+    GroupSettings,
+    OpenTable,
+    Start,
+    TableManager,
+    TableStatus,
+    apply_setting_changes,
+)
+
+CHAT = ChatRef("test", "levels")
+ME = Actor("admin", "管理员", is_admin=True)
+
+
+def test_ai_level_is_a_validated_stored_setting() -> None:
+    assert GroupSettings().ai_level == "normal"
+    s = apply_setting_changes(GroupSettings(), {"ai_level": "expert"})
+    assert s.ai_level == "expert"
+    assert GroupSettings.from_json(s.to_json()).ai_level == "expert"
+    with pytest.raises(GoujiError):
+        apply_setting_changes(GroupSettings(), {"ai_level": "grandmaster"})
+    # A stored value that is no longer a level falls back to the default.
+    assert GroupSettings.from_json({"ai_level": "godlike"}).ai_level == "normal"
+
+
+async def _open(m: TableManager, **changes: object) -> GroupSettings:
+    s = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 0, **changes})
+    m.use_settings(CHAT, s)
+    await m.handle(OpenTable(chat=CHAT, actor=ME, sit=False))
+    await m.handle(AddBots(chat=CHAT, actor=ME, count=6))
+    return s
+
+
+@pytest.mark.parametrize(
+    ("level", "kind"),
+    [("easy", HeuristicPolicy), ("normal", NormalPolicy), ("expert", ExpertPolicy)],
+)
+async def test_each_group_plays_its_level(level: str, kind: type) -> None:
+    m = TableManager(clock=FakeClock(), seed_source=lambda: 5)
+    settings = await _open(m, ai_level=level)
+    assert isinstance(m.policy_of(settings), kind)
+
+
+async def test_a_searching_level_runs_off_the_loop_and_finishes_the_hand() -> None:
+    import asyncio
+
+    clock = FakeClock()
+    # A searching policy whose budget is too small to search: the worker-thread path, fast.
+    m = TableManager(clock=clock, seed_source=lambda: 5, policy=ExpertPolicy(playouts=1))
+    await _open(m)
+    main_thread = __import__("threading").get_ident()
+    seen: set[int] = set()
+    inner = ExpertPolicy.choose_searching
+
+    def spy(self, *args):  # type: ignore[no-untyped-def]
+        seen.add(__import__("threading").get_ident())
+        return inner(self, *args)
+
+    ExpertPolicy.choose_searching = spy  # type: ignore[method-assign]
+    try:
+        assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
+        for _ in range(400):
+            snap = m.snapshot(CHAT.key)
+            if snap is None or snap.status is not TableStatus.PLAYING:
+                break
+            clock.advance(4)
+            await m.poll_timers()
+            await asyncio.sleep(0)
+    finally:
+        ExpertPolicy.choose_searching = inner  # type: ignore[method-assign]
+    snap = m.snapshot(CHAT.key)
+    assert snap is None or snap.status is not TableStatus.PLAYING
+    assert seen and main_thread not in seen  # every search ran in a worker thread
