@@ -13,11 +13,13 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
 from .store import Store, default_store_target
+from .store.backend import Dialect
 from .table import TableManager
 
 log = logging.getLogger(__name__)
@@ -38,40 +40,19 @@ class ChatBot(Protocol):
     async def stop(self) -> None: ...
 
 
-def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
-    """The adapters whose tokens are set in the environment (``shards``: this worker's
-    Discord shard K of N)."""
-    bots: list[ChatBot] = []
-    tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
-    if tg_token:
-        from adapters.telegram import TelegramBot
+# The adapters are built by the composition root (``adapters/main.py``): bot/ never
+# imports a platform.
+BotFactory = Callable[[TableManager, "tuple[int, int] | None"], "list[ChatBot]"]
 
-        bots.append(
-            TelegramBot(
-                manager,
-                tg_token,
-                api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
-                webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
-                webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
-                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
-            )
-        )
-    dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
-    if dc_token:
-        import discord
 
-        from adapters.discord import DiscordBot
+def make_manager(store: Store) -> TableManager:
+    """One process on SQLite; on PostgreSQL, a worker among several (any worker serves any
+    table: bot.cluster.shell)."""
+    if store.dialect is Dialect.POSTGRES:
+        from .cluster.shell import SharedTableManager
 
-        # The bot never joins voice: no "voice will NOT be supported" warnings at start.
-        discord.VoiceClient.warn_nacl = False
-        if hasattr(discord.VoiceClient, "warn_dave"):
-            discord.VoiceClient.warn_dave = False
-
-        guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
-        bots.append(
-            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
-        )
-    return bots
+        return SharedTableManager(store)
+    return TableManager(store=store)
 
 
 def safe_target(target: str) -> str:
@@ -134,11 +115,11 @@ async def open_store(target: str) -> Store:
     return store
 
 
-async def run_bots(shards: tuple[int, int] | None = None) -> int:
+async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None) -> int:
     store = await open_store(default_store_target())
     started: list[ChatBot] = []
     try:
-        manager = TableManager(store=store)
+        manager = make_manager(store)
         bots = build_bots(manager, shards)
         if not bots:
             raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")

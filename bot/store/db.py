@@ -22,6 +22,7 @@ from .backend import Backend, Dialect, Tx
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+TABLES_CHANNEL = "gouji_tables"  # NOTIFY: "<version> <table key>" at each commit
 
 # (deal_no, idx, seat, action as JSON)
 ActionRow = tuple[int, int, int, dict[str, Any]]
@@ -221,6 +222,10 @@ class StoreTx:
             return None
         return StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
 
+    async def notify_table(self, table_key: str, version: int) -> None:
+        """Tell the other workers, at the commit, that this table is now at ``version``."""
+        await self.tx.notify(TABLES_CHANNEL, f"{version} {table_key}")
+
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)
         return int(row[0]) if row else None
@@ -231,11 +236,17 @@ class StoreTx:
         )
         return [(str(k), _loads(r)) for k, r in rows]
 
-    async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
+    async def load_actions(
+        self, table_key: str, deal_no: int, start: int = 0
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The deal's logged actions, from the ``start``-th on (a worker that holds the
+        first ones already reads only the rest)."""
         rows = await self.tx.fetch(
-            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
+            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? AND idx >= ? "
+            "ORDER BY idx",
             table_key,
             deal_no,
+            start,
         )
         return [(int(s), _loads(a)) for s, a in rows]
 
@@ -388,6 +399,13 @@ class StoreTx:
             message_id,
         )
 
+    async def mark_sending_many(self, message_ids: Sequence[int]) -> None:
+        """``mark_sending`` for a batch, in one statement."""
+        await self.tx.executemany(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            [(i,) for i in message_ids],
+        )
+
     async def mark_sent(self, message_id: int, now: float, result: dict[str, Any]) -> bool:
         """Record the platform's answer (e.g. the new message id); False if it was already
         marked (a retry that was recognised)."""
@@ -451,6 +469,16 @@ class Store:
     async def migrate(self) -> int:
         return await self.backend.migrate()
 
+    async def listen_tables(self, callback: Callable[[str, int], None]) -> bool:
+        """Call ``callback(table_key, version)`` whenever any worker commits a table;
+        False on SQLite (one process: nobody else writes)."""
+
+        def heard(payload: str) -> None:
+            version, _, key = payload.partition(" ")
+            callback(key, int(version))
+
+        return await self.backend.listen(TABLES_CHANNEL, heard)
+
     async def ping(self) -> None:
         """A round trip to the database (the health check); raises if it does not answer."""
         async with self.transaction(readonly=True) as tx:
@@ -463,6 +491,10 @@ class Store:
     async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
         async with self.backend.transaction(readonly) as tx:
             yield StoreTx(tx, self.fault_hook)
+            if not readonly:
+                self._fault("commit")
+        if not readonly:
+            self._fault("committed")
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
@@ -473,10 +505,7 @@ class Store:
         """Commit one step of a table (see ``StoreTx.write``) as one transaction; returns
         the table row's new version."""
         async with self.transaction() as tx:
-            version = await tx.write(write)
-            self._fault("commit")
-        self._fault("committed")
-        return version
+            return await tx.write(write)
 
     # -- single operations, each its own transaction ---------------------------------------
     async def load_settings(self, group_key: str) -> dict[str, Any] | None:

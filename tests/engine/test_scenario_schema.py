@@ -75,6 +75,8 @@ MALFORMED += [
     _case("hands_five", _with(hands=["5", "3", "3", "3", "3"]), "hands"),
     _case("hands_int", _with(hands=[5, "3", "3", "3", "3", "3"]), "hands[0]"),
     _case("hands_notation", _with(hands=["5", "3", "X", "3", "3", "3"]), "hands[2]"),
+    _case("hands_too_many_cards", _with(hands=["5" * 217, "3", "3", "3", "3", "3"]), "hands[0]"),
+    _case("hands_huge_string", _with(hands=["3", "5" * 100_000, "3", "3", "3", "3"]), "hands[1]"),
     _case("actions_object", _with(actions={}), "actions"),
     _case("action_not_object", _with(actions=["play 5"]), "actions[0]"),
     _case("action_seat_float", _action(seat=1.0), "actions[0].seat"),
@@ -277,7 +279,7 @@ def test_module_entry_point_never_tracebacks(tmp_path: Path) -> None:
 
 
 def test_gouji_referee_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.__main__ import main as gouji
+    from adapters.main import main as gouji
 
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_with(switches=[])), encoding="utf-8")
