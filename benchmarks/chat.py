@@ -42,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from adapters.telegram.callback import ActPress, BadPayload, decode
 from bot.ai import HeuristicPolicy
 from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import NOTATION, Counts
+from bot.present.playmenu import play_of
 from bot.table import Notice, Out, TableChanged, TableStatus
 from tests.telegram.fakeapi import FakeTelegram, Message
 from tests.telegram.harness import GROUP_ID, USERS, Harness, max_per_minute
@@ -107,6 +109,11 @@ class RecordingTelegram(FakeTelegram):
 
 
 # -- a scripted human ---------------------------------------------------------------------
+def counts_of(notation: str) -> Counts:
+    """Card counts of a 还贡 button's notation (``"34"`` -> one 3, one 4)."""
+    return tuple(notation.count(ch) for ch in NOTATION)
+
+
 def press_of(data: str) -> ActPress | None:
     with contextlib.suppress(BadPayload):
         press = decode(data)
@@ -205,8 +212,6 @@ class Crowd:
         if kind is ActionKind.RETURN_TRIBUTE:
             return self._return_tap(buttons, goal)
         assert goal.cards is not None
-        from adapters.telegram.picker import play_of
-
         play = tuple(str(x) for x in play_of(goal.cards))
         mode = "p" if kind is ActionKind.PLAY else "b"
         size = play[1]
@@ -219,8 +224,6 @@ class Crowd:
         )
 
     def _return_tap(self, buttons: list[tuple[str, str, ActPress]], goal: Action) -> str | None:
-        from adapters.telegram.picker import counts_of
-
         assert goal.cards is not None
         for _, d, p in buttons:
             if p.op == "Q" and counts_of(p.args[1]) == goal.cards:

@@ -25,7 +25,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import t
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
 from bot.records.summary import frame_caption
-from bot.table import ChatRef, TableStatus
+from bot.table import ChatRef
 from render.replay import replay_png
 
 from .callback import ReplayPress, encode
@@ -223,8 +223,7 @@ class RecordChat:
             return await self.desk.why(chat, session.number, session.index, lang)
         ref = self.ctx.book.table(chat.key)
         if ref is not None and ref.message_id == target.message_id:
-            snap = self.ctx.manager.snapshot(chat.key)
-            if snap is not None and snap.status is TableStatus.PLAYING:
+            if await self.desk.in_play(chat):
                 return t("rec_in_play", lang)
             opened = await self.desk.open(chat, None)
             if isinstance(opened, Refused):

@@ -1,6 +1,6 @@
-"""The records desk: what chat front ends ask about finished hands. It reads the store and
-the manager's public snapshot only, and returns ready texts, frames and the record file;
-the adapters lay them out (an image, buttons, an attachment).
+"""The records desk: what chat front ends ask about finished hands. It uses the manager's
+public queries only (``recent_hands``, ``hands_from``, ``current``) and returns ready texts,
+frames and the record file; the adapters lay them out (an image, buttons, an attachment).
 
 Privacy: a hand is only shown once it is over. A hand still in play has no record yet, and
 asking for it (the next number, or a table message of a hand in play) is refused.
@@ -90,23 +90,20 @@ class RecordDesk:
 
     # -- queries ------------------------------------------------------------------------
     async def history(self, chat: ChatRef, lang: str) -> str:
-        store = self.manager.store
-        rows = await store.recent_hands(chat.group_key, HISTORY_SIZE) if store else []
-        return history_text(rows, lang)
+        return history_text(await self.manager.recent_hands(chat.group_key, HISTORY_SIZE), lang)
 
-    def _in_play(self, chat: ChatRef) -> bool:
-        snap = self.manager.snapshot(chat.key)
+    async def in_play(self, chat: ChatRef) -> bool:
+        """Whether a hand is being played at this chat (its cards are not to be shown)."""
+        snap = await self.manager.current(chat)
         return snap is not None and snap.status is TableStatus.PLAYING
 
     async def open(self, chat: ChatRef, number: int | None) -> Opened | Refused:
         """The hand ``number`` of the chat's group (None: the latest), or why not."""
-        store = self.manager.store
-        if store is None:
-            return Refused("rec_no_hands")
+        manager = self.manager
         if number is None:
-            rows = await store.recent_hands(chat.group_key, 1)
+            rows = await manager.recent_hands(chat.group_key, 1)
             if not rows:
-                return Refused("rec_in_play" if self._in_play(chat) else "rec_no_hands")
+                return Refused("rec_in_play" if await self.in_play(chat) else "rec_no_hands")
             number = rows[0][0]
         if number < 1:
             return Refused("rec_no_such_hand", (("number", number),))
@@ -114,12 +111,12 @@ class RecordDesk:
         if cached is not None:
             self._cache.move_to_end((chat.group_key, number))
             return cached
-        rows = await store.hands_from(chat.group_key, max(1, number - 1), 2)
+        rows = await manager.hands_from(chat.group_key, max(1, number - 1), 2)
         found = {n: raw for n, raw in rows}
         if number not in found:
             # The hand being played now would be the next number: it has no record yet.
             total = max(found, default=0)
-            in_play = self._in_play(chat) and number == total + 1
+            in_play = number == total + 1 and await self.in_play(chat)
             return Refused("rec_in_play" if in_play else "rec_no_such_hand", (("number", number),))
         try:
             rec = HandRecord.from_json(found[number], number)

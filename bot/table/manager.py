@@ -51,6 +51,7 @@ from .settings import apply_setting_changes
 
 log = logging.getLogger(__name__)
 
+HandRow = tuple[int, dict[str, Any]]  # a finished hand's short id and its stored record
 Sink = Callable[[Out], Awaitable[None]]
 
 
@@ -165,6 +166,19 @@ class TableManager:
         if self.store is None:
             return []
         return await self.store.leaderboard(group_key, limit)
+
+    async def hands_from(self, group_key: str, number: int, limit: int = 1) -> list[HandRow]:
+        """Finished hands of a group from its ``number``-th on, with their short ids
+        (bot.records); none without a store."""
+        if self.store is None:
+            return []
+        return await self.store.hands_from(group_key, number, limit)
+
+    async def recent_hands(self, group_key: str, limit: int = 10) -> list[HandRow]:
+        """The group's last finished hands with their short ids, newest first."""
+        if self.store is None:
+            return []
+        return await self.store.recent_hands(group_key, limit)
 
     @property
     def keeps_stats(self) -> bool:

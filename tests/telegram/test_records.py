@@ -133,3 +133,32 @@ def test_replay_payloads_round_trip_and_bad_ones_are_refused() -> None:
     for bad in ("r:1:2", "r:1:2:3:4", "r:-1:0:1", "r:1:a:1", "r::0:1", "r:1:0:" + "9" * 10):
         with pytest.raises(BadPayload):
             decode(bad)
+
+
+async def test_why_as_a_reply_to_the_stepper_and_to_the_table(tmp_path: Path) -> None:
+    h = await played_hand(tmp_path)
+
+    async def why_replying_to(msg: Message) -> str:
+        update = h.fake.command(li, h.group, "/why")
+        update["message"]["reply_to_message"] = msg.to_dict()
+        await h.feed(update)
+        await h.drain()
+        text = [m.text for m in h.fake.in_chat(GROUP_ID) if m.text][-1]
+        assert text is not None
+        return text
+
+    # Between hands the table message answers with the last hand's tributes and why.
+    assert h.manager.snapshot(h.key).status.value == "between"  # type: ignore[union-attr]
+    assert (await why_replying_to(h.table_message())).startswith(t("rec_owes_next"))
+    await h.say(wang, "/replay 1")
+    await h.drain()
+    await h.press(wang, stepper(h), data_of(stepper(h), "▶"))
+    await h.drain()
+    assert (await why_replying_to(stepper(h))).startswith("第 1 轮为什么结束")
+    # Once the next hand is dealt, the table message is a hand in play: refused.
+    await h.tick(15)
+    await h.drain()
+    assert h.manager.snapshot(h.key).status.value == "playing"  # type: ignore[union-attr]
+    assert await why_replying_to(h.table_message()) == t("rec_in_play")
+    assert not h.errors
+    await h.close()
