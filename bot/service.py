@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
 from .store import Store, default_store_target
+from .store.backend import Dialect
 from .table import TableManager
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,16 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
             DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
         )
     return bots
+
+
+def make_manager(store: Store) -> TableManager:
+    """One process on SQLite; on PostgreSQL, a worker among several (any worker serves any
+    table: bot.cluster.shell)."""
+    if store.dialect is Dialect.POSTGRES:
+        from .cluster.shell import SharedTableManager
+
+        return SharedTableManager(store)
+    return TableManager(store=store)
 
 
 def safe_target(target: str) -> str:
@@ -138,7 +149,7 @@ async def run_bots(shards: tuple[int, int] | None = None) -> int:
     store = await open_store(default_store_target())
     started: list[ChatBot] = []
     try:
-        manager = TableManager(store=store)
+        manager = make_manager(store)
         bots = build_bots(manager, shards)
         if not bots:
             raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")

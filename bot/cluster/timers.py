@@ -19,13 +19,22 @@ log = logging.getLogger(__name__)
 
 # Fire one deadline inside the transaction; it must replace or clear the deadline row.
 Fire = Callable[[StoreTx, Deadline], Awaitable[None]]
+# Told after the commit (what a fire changed is only true from then on).
+Committed = Callable[[Deadline], Awaitable[None]]
 
 
 class DeadlineRunner:
-    def __init__(self, store: Store, fire: Fire, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        fire: Fire,
+        now: Callable[[], float],
+        committed: Committed | None = None,
+    ) -> None:
         self.store = store
         self.fire = fire
         self.now = now
+        self.committed = committed
 
     async def pump(self, limit: int = 100) -> int:
         """Fire the deadlines due now (at most ``limit``); returns how many fired."""
@@ -41,6 +50,8 @@ class DeadlineRunner:
                     continue
                 await self.fire(tx, due)
                 fired += 1
+            if self.committed is not None:
+                await self.committed(due)
         return fired
 
     async def run(self, interval: float = 0.25) -> None:

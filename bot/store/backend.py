@@ -8,7 +8,7 @@ says which dialect it speaks, for the few clauses that differ (row locks, lock s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 from typing import Any
@@ -34,6 +34,12 @@ class Tx(ABC):
 
     @abstractmethod
     async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell every listening process, when this transaction commits (PostgreSQL's
+        NOTIFY); nothing to do with one process (SQLite)."""
+        if self.dialect is Dialect.POSTGRES:
+            await self.execute("SELECT pg_notify(?, ?)", channel, payload)
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetch(sql, *args)
@@ -81,3 +87,8 @@ class Backend(ABC):
 
     @abstractmethod
     async def schema_version(self) -> int: ...
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> bool:
+        """Call ``callback(payload)`` for each notification committed on ``channel`` by any
+        process; False where there are no other processes to hear (SQLite)."""
+        return False

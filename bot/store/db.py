@@ -22,6 +22,7 @@ from .backend import Backend, Dialect, Tx
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+TABLES_CHANNEL = "gouji_tables"  # NOTIFY: "<version> <table key>" at each commit
 
 # (deal_no, idx, seat, action as JSON)
 ActionRow = tuple[int, int, int, dict[str, Any]]
@@ -220,6 +221,10 @@ class StoreTx:
         if row is None:
             return None
         return StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
+
+    async def notify_table(self, table_key: str, version: int) -> None:
+        """Tell the other workers, at the commit, that this table is now at ``version``."""
+        await self.tx.notify(TABLES_CHANNEL, f"{version} {table_key}")
 
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)
@@ -451,6 +456,16 @@ class Store:
     async def migrate(self) -> int:
         return await self.backend.migrate()
 
+    async def listen_tables(self, callback: Callable[[str, int], None]) -> bool:
+        """Call ``callback(table_key, version)`` whenever any worker commits a table;
+        False on SQLite (one process: nobody else writes)."""
+
+        def heard(payload: str) -> None:
+            version, _, key = payload.partition(" ")
+            callback(key, int(version))
+
+        return await self.backend.listen(TABLES_CHANNEL, heard)
+
     async def ping(self) -> None:
         """A round trip to the database (the health check); raises if it does not answer."""
         async with self.transaction(readonly=True) as tx:
@@ -463,6 +478,10 @@ class Store:
     async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
         async with self.backend.transaction(readonly) as tx:
             yield StoreTx(tx, self.fault_hook)
+            if not readonly:
+                self._fault("commit")
+        if not readonly:
+            self._fault("committed")
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
@@ -473,10 +492,7 @@ class Store:
         """Commit one step of a table (see ``StoreTx.write``) as one transaction; returns
         the table row's new version."""
         async with self.transaction() as tx:
-            version = await tx.write(write)
-            self._fault("commit")
-        self._fault("committed")
-        return version
+            return await tx.write(write)
 
     # -- single operations, each its own transaction ---------------------------------------
     async def load_settings(self, group_key: str) -> dict[str, Any] | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -65,13 +65,33 @@ class PostgresBackend(Backend):
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        self._listener: asyncpg.Connection | None = None
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(
             self.dsn, min_size=self.min_size, max_size=self.max_size
         )
 
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> bool:
+        # LISTEN needs a connection of its own, kept open (a pooled one would be reset).
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.dsn)
+
+        def heard(
+            conn: asyncpg.Connection[Any] | PoolConnectionProxy[Any],
+            pid: int,
+            chan: str,
+            payload: object,
+        ) -> None:
+            callback(str(payload))
+
+        await self._listener.add_listener(channel, heard)
+        return True
+
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None

@@ -6,6 +6,8 @@ its transaction — no ``finally``, no flush, exactly as a power cut or the OOM 
 
 PHASE ``finish``: the step in which hand 1 ends (table between hands + hand + stats).
 PHASE ``deal``: the step that deals hand 2 (drops hand 1's log, logs hand 2's actions).
+PHASE ``shared``: as ``finish``, by a worker of several (bot.cluster.shell), whose step
+also queues its messages in the outbox — killed before it could send them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import signal
 import sys
 
+from bot.cluster.shell import SharedTableManager
 from bot.store import Store
 from bot.table import (
     Actor,
@@ -35,19 +38,21 @@ HUMAN = Actor("u1", "玩家")
 SEED = 4242
 
 
+SETTINGS = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
+TIMING = {"burn_window_seconds": 0, "declare_window_seconds": 5, "between_hands_seconds": 0}
+
+
 def manager(store: Store) -> TableManager:
-    m = TableManager(
-        store=store,
-        clock=FakeClock(),
-        seed_source=lambda: SEED,
-        burn_window_seconds=0,
-        declare_window_seconds=5,
-        between_hands_seconds=0,
-    )
-    m.settings_cache[CHAT.group_key] = apply_setting_changes(
-        GroupSettings(), {"match_hands": 0, "turn_seconds": 0}
-    )
+    m = TableManager(store=store, clock=FakeClock(), seed_source=lambda: SEED, **TIMING)  # type: ignore[arg-type]
+    m.settings_cache[CHAT.group_key] = SETTINGS
     return m
+
+
+async def shared_worker(store: Store, name: str, clock: FakeClock) -> SharedTableManager:
+    await store.save_settings(CHAT.group_key, SETTINGS.to_json())
+    return SharedTableManager(
+        store, worker=name, clock=clock, seed_source=lambda: SEED, lease_seconds=5, **TIMING
+    )  # type: ignore[arg-type]
 
 
 async def open_table(m: TableManager) -> None:
@@ -67,9 +72,9 @@ def arm(store: Store, point: str) -> None:
 async def main(target: str, phase: str, point: str) -> None:
     store = Store(target)
     await store.open()
-    m = manager(store)
+    m = await shared_worker(store, "doomed", FakeClock()) if phase == "shared" else manager(store)
     await open_table(m)
-    if phase == "finish":
+    if phase in ("finish", "shared"):
         arm(store, point)
         await m.handle(SetAutoplay(chat=CHAT, actor=HUMAN, on=True))  # plays hand 1 out
     else:

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
-from bot.table import NextHand, SetAutoplay, TableStatus
+from bot.table import FakeClock, NextHand, SetAutoplay, TableStatus
+from bot.table.outputs import HandFinished, Out
 
-from .crash_worker import CHAT, HUMAN, manager, open_table
+from .crash_worker import CHAT, HUMAN, manager, open_table, shared_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 # Points inside the transaction (the step must vanish whole) and after it (it must be
@@ -101,3 +102,40 @@ async def check_after_restart(store: Store, phase: str, expected: list[dict[str,
     assert await store.finished_hands(CHAT.group_key) == expected
     board = await store.leaderboard(CHAT.group_key)
     assert [(p.user_id, p.hands) for p in board] == [(HUMAN.user_id, 2)]
+
+
+@pytest.mark.parametrize("point", ["hand", "commit", "committed"])
+async def test_a_worker_killed_around_its_commit_leaves_the_messages_to_another(
+    store_target: str, point: str
+) -> None:
+    """A worker of several is SIGKILLed inside or right after the step that ends a hand,
+    before it could send anything. Another worker then finds either the whole step, whose
+    messages it sends once, or nothing of it, and the hand ends there instead."""
+    run_worker(store_target, "shared", point)
+    store = Store(store_target)
+    await store.open()
+    try:
+        clock = FakeClock()
+        other = await shared_worker(store, "survivor", clock)
+        sent: list[Out] = []
+
+        async def record(out: Out) -> None:
+            sent.append(out)
+
+        other.subscribe(record)
+        assert await other.load() == 1
+        t = other.tables[CHAT.key]
+        if point == "committed":
+            assert t.status is TableStatus.BETWEEN
+        else:
+            assert t.status is TableStatus.PLAYING and not sent
+            await other.handle(SetAutoplay(chat=CHAT, actor=HUMAN, on=True))
+        for _ in range(3):
+            clock.advance(6)  # past the dead worker's lease, had it taken one
+            await other.poll_timers()
+        assert sum(isinstance(o, HandFinished) for o in sent) == 1  # sent, and once
+        assert len(await store.finished_hands(CHAT.group_key)) == 1
+        board = await store.leaderboard(CHAT.group_key)
+        assert [(p.user_id, p.hands) for p in board] == [(HUMAN.user_id, 1)]
+    finally:
+        await store.close()

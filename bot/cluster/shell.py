@@ -1,0 +1,310 @@
+"""The table manager's shell for several workers on one database (PostgreSQL).
+
+The same pure core as ``TableManager`` (``bot.table.core``), with the store as the truth
+and memory only a cache. A command runs in one transaction: take the table's lock across
+processes, reload the table if another worker changed it since this one last saw it (the
+row version), run the step, write the table, its new actions, finished hands, its
+deadline row and the messages the step causes (the outbox) — commit. The messages then
+leave through the outbox relay, one sender per chat; the timers are deadline rows that
+any worker may fire, each once.
+
+What a table's runtime holds beyond its record (deadline, open burn window, last result)
+is saved beside it (``bot.cluster.runtime``), so another worker continues exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import apply, new_hand
+from ..store import Deadline as DeadlineRow
+from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
+from ..table.commands import ChangeSettings, Command
+from ..table.core import Env, Step, step, tick_table
+from ..table.manager import TableManager, _checked_settings, _Sync
+from ..table.model import ChatRef, GroupSettings, TableStatus
+from ..table.outputs import Json, Reply
+from ..table.record import Table, table_from_json
+from .relay import OutboxRelay
+from .runtime import restore_runtime, runtime_to_json
+from .timers import DeadlineRunner
+from .wire import WireError, out_from_json, out_to_json
+from .worker import worker_id
+
+log = logging.getLogger(__name__)
+
+
+class WallClock:
+    """Deadlines are compared across processes and machines: wall time, not monotonic."""
+
+    def now(self) -> float:
+        return time.time()
+
+
+class SharedTableManager(TableManager):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        worker: str | None = None,
+        lease_seconds: float = 10.0,
+        **options: Any,
+    ) -> None:
+        options.setdefault("clock", WallClock())
+        super().__init__(store=store, **options)
+        self.shared: Store = store
+        self.worker = worker or worker_id()
+        # The row version each cached table was read or written at; set only after the
+        # commit, so a rolled-back step never passes for the truth.
+        self._versions: dict[str, int] = {}
+        self._written: dict[str, int] = {}  # versions written by the open transaction
+        self._refreshing: set[asyncio.Task[None]] = set()
+        self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
+        self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
+
+    # -- commands ---------------------------------------------------------------------
+    async def handle(self, cmd: Command) -> Reply:
+        key = cmd.chat.key
+        async with self.lock(key):
+            try:
+                async with self.shared.transaction() as tx:
+                    table = await self._locked(tx, key)
+                    settings = await self._settings(tx, cmd.chat)
+                    changed: GroupSettings | None = None
+                    if isinstance(cmd, ChangeSettings):
+                        checked = _checked_settings(cmd, settings)
+                        if isinstance(checked, Reply):
+                            return checked
+                        settings = changed = checked
+                    env = Env(
+                        self.clock.now(), settings, self.config, self.policy, self.seed_source()
+                    )
+                    result = step(table, cmd, env)
+                    saved = await self._write(tx, key, table, result, changed)
+                    if changed is not None and not saved:
+                        await tx.save_settings(cmd.chat.group_key, changed.to_json())
+            except BaseException:
+                self._rolled_back(key)
+                raise
+            self._committed(key)
+        if changed is not None:
+            self.settings_cache[cmd.chat.group_key] = changed
+        await self.relay.pump_chat(key)
+        return Reply.yes("settings_saved") if changed is not None else result.reply
+
+    async def group_settings(self, chat: ChatRef) -> GroupSettings:
+        # Another worker may have changed them: the store answers, not a cache.
+        async with self.shared.transaction(readonly=True) as tx:
+            return await self._settings(tx, chat)
+
+    async def _settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
+        raw = await tx.load_settings(chat.group_key)
+        settings = GroupSettings() if raw is None else GroupSettings.from_json(raw)
+        self.settings_cache[chat.group_key] = settings
+        return settings
+
+    async def set_meta(self, key: str, name: str, value: Json) -> None:
+        async with self.lock(key):
+            try:
+                async with self.shared.transaction() as tx:
+                    t = await self._locked(tx, key)
+                    if t is None:
+                        return
+                    self._meta.setdefault(key, {})[name] = value
+                    await self._write(tx, key, t, Step(t, Reply.yes("ok")), force=True)
+            except BaseException:
+                self._rolled_back(key)
+                raise
+            self._committed(key)
+
+    async def load(self) -> int:
+        """Nothing to resume (every step was committed whole; deadlines are rows): read the
+        live tables into memory, and keep them fresh as other workers commit, so what the
+        adapters read before a command (menus, snapshots) is current. Commands never rely
+        on it: they reload under the table's lock. Returns how many tables are live."""
+        async with self.shared.transaction(readonly=True) as tx:
+            keys = [key for key, _ in await tx.live_tables()]
+        for key in keys:
+            await self.refresh(key)
+        await self.shared.listen_tables(self._heard)
+        return len(keys)
+
+    def _heard(self, key: str, version: int) -> None:
+        if self._versions.get(key) == version or key in self._written:
+            return  # this worker wrote it, or already has it
+        task = asyncio.get_running_loop().create_task(self.refresh(key))
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def refresh(self, key: str) -> None:
+        """Bring this worker's copy of a table up to date (before an adapter reads it)."""
+        async with self.lock(key):
+            await self._get(key)
+
+    async def _get(self, key: str) -> Table | None:
+        # Called under the in-process lock (``current``): read, do not lock the row.
+        async with self.shared.transaction(readonly=True) as tx:
+            return await self._copy(tx, key, await tx.load_table(key))
+
+    # -- the table inside a transaction ------------------------------------------------
+    async def _locked(self, tx: StoreTx, key: str) -> Table | None:
+        """The table under its cross-process lock, reloaded if another worker changed it."""
+        return await self._copy(tx, key, await tx.lock_table(key))
+
+    async def _copy(self, tx: StoreTx, key: str, row: StoredTable | None) -> Table | None:
+        if row is None or not row.live:
+            if key in self._tables:
+                self._forget(key)
+            self._versions.pop(key, None)
+            return None
+        cached = self._tables.get(key)
+        if cached is not None and self._versions.get(key) == row.version:
+            return cached
+        t = await self._rebuild(tx, key, row)
+        self._tables[key] = t
+        self._versions[key] = row.version
+        self._touched[key] = self.clock.now()
+        self._index(key, cached, t)
+        self._schedule(t)
+        return t
+
+    async def _rebuild(self, tx: StoreTx, key: str, row: StoredTable) -> Table:
+        """The table exactly as the worker that wrote the row left it."""
+        record = dict(row.record)
+        t = table_from_json(record)
+        meta = record.get("meta")
+        self._meta[key] = dict(meta) if isinstance(meta, dict) else {}
+        if t.status is TableStatus.PLAYING and t.rules is not None:
+            state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+            replayed: list[tuple[int, Action]] = []
+            for seat, raw in await tx.load_actions(key, t.deal_no):
+                action = Action.from_json(raw)
+                state, _ = apply(state, seat, action)
+                replayed.append((seat, action))
+            t.log = tuple(replayed)
+            t.run.state = state
+        restore_runtime(t.run, record.get("run") or {})
+        self._sync[key] = _Sync(t.deal_no, len(t.log))
+        return t
+
+    # -- writing a step -------------------------------------------------------------------
+    async def _write(
+        self,
+        tx: StoreTx,
+        key: str,
+        before: Table | None,
+        result: Step,
+        settings: GroupSettings | None = None,
+        force: bool = False,
+    ) -> bool:
+        """The step's table, actions, finished hands, deadline row and messages, in the
+        caller's transaction; True if anything was written."""
+        t = result.table
+        if t is None:
+            return False
+        if result.fresh:
+            self._sync[key] = _Sync(None, 0)
+        if t is before and not result.finished and not result.outs and not force:
+            return False
+        self._tables[key] = t
+        self._touched[key] = self.clock.now()
+        self._index(key, before, t)
+        self._schedule(t)
+        sync = self._sync.setdefault(key, _Sync(None, 0))
+        new_deal = sync.deal != t.deal_no
+        start = 0 if new_deal else sync.saved
+        group = t.chat.group_key
+        version = await tx.write(
+            TableWrite(
+                key,
+                {**self._record(t), "run": runtime_to_json(t.run)},
+                t.live(),
+                updated=self.clock.now(),
+                new_actions=tuple(
+                    (t.deal_no, i, seat, action.to_json())
+                    for i, (seat, action) in enumerate(t.log[start:], start=start)
+                ),
+                drop_all_actions=new_deal and sync.deal is None,
+                drop_actions_before=t.deal_no if new_deal and sync.deal is not None else None,
+                hands=tuple(
+                    HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished
+                ),
+                settings=None if settings is None else (group, settings.to_json()),
+            )
+        )
+        await tx.set_deadline(key, *self._due_of(t))
+        now = self.clock.now()
+        for i, out in enumerate(result.outs):
+            # The key makes a message's identity: a step is written once per version.
+            await tx.enqueue(key, f"{key}#{version}.{i}", type(out).__name__, out_to_json(out), now)
+        await tx.notify_table(key, version)
+        sync.deal, sync.saved = t.deal_no, len(t.log)
+        self._versions.pop(key, None)  # until the commit
+        self._written[key] = version
+        return True
+
+    def _committed(self, key: str) -> None:
+        version = self._written.pop(key, None)
+        if version is not None:
+            self._versions[key] = version
+
+    def _rolled_back(self, key: str) -> None:
+        # What memory holds of this table may be what was not committed: read it again.
+        self._written.pop(key, None)
+        self._versions.pop(key, None)
+
+    def _due_of(self, t: Table) -> tuple[str, float | None]:
+        """The deadline row: when the table next needs the clock (a turn warning first)."""
+        d = t.run.deadline
+        if d is None or d.at is None or not t.live():
+            return "", None
+        at = d.at
+        warn = self.config.warn_before_seconds
+        if d.is_turn and not t.run.warned and warn < t.turn_seconds:
+            at -= warn
+        return d.kind.value, at
+
+    # -- timers ---------------------------------------------------------------------------
+    async def poll_timers(self) -> None:
+        """One pass: fire the due deadlines (any table, whoever wrote it), then send what
+        is waiting in the outbox (also what a dead worker left)."""
+        await self.deadlines.pump()
+        await self.relay.pump()
+        self.evict()
+
+    async def _fire(self, tx: StoreTx, due: DeadlineRow) -> None:
+        # The runner holds the deadline row and the table's lock: no in-process lock here
+        # (a local command may hold that one while it waits for the table's lock).
+        key = due.table_key
+        try:
+            t = await self._copy(tx, key, await tx.load_table(key))
+            if t is None:
+                await tx.set_deadline(key, "", None)
+                return
+            settings = await self._settings(tx, t.chat)
+            result = tick_table(t, Env(self.clock.now(), settings, self.config, self.policy))
+            if not await self._write(tx, key, t, result):
+                await tx.set_deadline(key, *self._due_of(t))  # not due after all
+        except BaseException:
+            self._rolled_back(key)
+            raise
+
+    async def _fired(self, due: DeadlineRow) -> None:
+        self._committed(due.table_key)
+        await self.relay.pump_chat(due.table_key)
+
+    # -- the outbox -----------------------------------------------------------------------
+    async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
+        try:
+            out = out_from_json(message.payload)
+        except WireError as err:
+            # Written by a newer or broken version: skip it rather than block the chat.
+            log.error("outbox message %s unreadable: %s", message.msg_key, err)
+            return {"worker": self.worker, "skipped": "unreadable"}
+        await self.refresh(out.table)  # the adapter reads the table's snapshot next
+        await self._publish((out,))
+        return {"worker": self.worker}

@@ -1,0 +1,232 @@
+"""Two workers, one database (bot.cluster.shell): any worker serves any table, a timer
+fires once whichever worker polls, every output is relayed once, and what a dead worker
+committed but never sent goes out from another. Both back ends; PostgreSQL is the one
+meant for it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.cluster.shell import SharedTableManager
+from bot.engine.actions import ActionKind
+from bot.store import Store
+from bot.table import (
+    Act,
+    Actor,
+    AddBots,
+    ChatRef,
+    Command,
+    FakeClock,
+    GroupSettings,
+    Join,
+    OpenTable,
+    Ready,
+    Start,
+    TableStatus,
+    apply_setting_changes,
+)
+from bot.table.outputs import HandFinished, MatchOver, Notice, Out, PrivateNote
+
+CHAT = ChatRef("tg", "-100")
+ME = Actor("u1", "甲")
+YOU = Actor("u2", "乙")
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.outs: list[Out] = []
+
+    async def __call__(self, out: Out) -> None:
+        self.outs.append(out)
+
+
+Worker = tuple[SharedTableManager, Recorder, Store]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+async def start_worker(target: str, name: str, clock: FakeClock) -> Worker:
+    store = Store(target)
+    await store.open()
+    m = SharedTableManager(
+        store,
+        worker=name,
+        clock=clock,
+        seed_source=lambda: 77,
+        burn_window_seconds=0,
+        declare_window_seconds=0,
+        between_hands_seconds=0,
+        lease_seconds=5,
+    )
+    rec = Recorder()
+    m.subscribe(rec)
+    return m, rec, store
+
+
+@pytest.fixture
+async def workers(store_target: str, clock: FakeClock) -> AsyncIterator[list[Worker]]:
+    made = [await start_worker(store_target, name, clock) for name in ("w1", "w2")]
+    settings = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 30})
+    await made[0][2].save_settings(CHAT.group_key, settings.to_json())
+    try:
+        yield made
+    finally:
+        for _, _, store in made:
+            await store.close()
+
+
+async def my_move(m: SharedTableManager, who: Actor) -> Command | None:
+    await m.refresh(CHAT.key)
+    priv = m.private_snapshot(CHAT.key, who.user_id)
+    if priv is None or priv.role is None:
+        return None
+    if priv.role == "pre_play":
+        return Ready(chat=CHAT, actor=who)
+    plays = [a for a in priv.legal if a.kind in (ActionKind.PLAY, ActionKind.RETURN_TRIBUTE)]
+    action = min(plays, key=lambda a: sum(a.cards or ())) if plays else priv.legal[0]
+    return Act(chat=CHAT, actor=who, action=action, version=priv.version)
+
+
+async def test_any_worker_serves_any_table(workers: list[Worker], clock: FakeClock) -> None:
+    (a, rec_a, store), (b, rec_b, _) = workers
+    assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok
+    assert (await b.handle(Join(chat=CHAT, actor=YOU))).ok  # b sees a's table
+    assert (await a.handle(AddBots(chat=CHAT, actor=ME, count=4))).ok  # a sees b's seat
+    assert (await b.handle(Start(chat=CHAT, actor=ME))).ok
+    moves = 0
+    for i in range(600):
+        m = (a, b)[i % 2]  # one chat's updates land on both workers, alternately
+        who = (ME, YOU)[(i // 2) % 2]
+        await m.refresh(CHAT.key)
+        t = m.tables.get(CHAT.key)
+        if t is None or t.status is not TableStatus.PLAYING:
+            break
+        cmd = await my_move(m, who)
+        if cmd is None:
+            clock.advance(1)
+            await m.poll_timers()
+            continue
+        reply = await m.handle(cmd)
+        assert reply.ok or reply.key == "stale", reply
+        moves += reply.ok
+    assert moves > 5
+    await a.refresh(CHAT.key)
+    await b.refresh(CHAT.key)
+    # the match is over: neither worker keeps the table, the store has it finished
+    assert CHAT.key not in a.tables and CHAT.key not in b.tables
+    assert await store.live_table(CHAT.key) is None
+    (_hand,) = await store.finished_hands(CHAT.group_key)  # recorded once
+    board = await b.leaderboard(CHAT.group_key)
+    assert sorted((p.user_id, p.hands) for p in board) == [("u1", 1), ("u2", 1)]
+    outs = rec_a.outs + rec_b.outs
+    assert sum(isinstance(o, HandFinished) for o in outs) == 1  # relayed once
+    assert sum(isinstance(o, MatchOver) for o in outs) == 1
+
+
+async def test_a_stale_copy_is_reloaded_not_trusted(workers: list[Worker]) -> None:
+    (a, _, _), (b, _, _) = workers
+    await a.handle(OpenTable(chat=CHAT, actor=ME))
+    await b.refresh(CHAT.key)
+    assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok  # b's copy is now old
+    # b still believes seat 2 is free; its command must see the table as it is.
+    again = await b.handle(Join(chat=CHAT, actor=YOU))
+    assert not again.ok and again.key == "already_seated"
+    t = b.tables[CHAT.key]
+    assert [s.user_id if s else None for s in t.seats][:2] == ["u1", "u2"]
+
+
+async def test_a_turn_timer_fires_once_whoever_polls(
+    workers: list[Worker], clock: FakeClock
+) -> None:
+    (a, rec_a, _), (b, rec_b, _) = workers
+    await a.handle(OpenTable(chat=CHAT, actor=ME))
+    await a.handle(AddBots(chat=CHAT, actor=ME, count=5))
+    await b.handle(Start(chat=CHAT, actor=ME))
+    for _ in range(20):  # to the human's turn: his 30 s timer runs
+        cmd = await my_move(a, ME)
+        if cmd is None or isinstance(cmd, Act):
+            break
+        await a.handle(cmd)
+    rec_a.outs.clear()
+    rec_b.outs.clear()
+    for _ in range(12):  # well past the warning and the timeout, both workers polling
+        clock.advance(5)
+        await asyncio.gather(a.poll_timers(), b.poll_timers(), a.poll_timers())
+    notes = [o for o in rec_a.outs + rec_b.outs if isinstance(o, Notice | PrivateNote)]
+    timeouts = [o for o in notes if o.key == "autoplay_timeout"]
+    warnings = [o for o in notes if o.key == "turn_warning"]
+    # The human's turn timed out once: warned once, put on 托管 once, and 托管 then
+    # played the hand out (so no further turn of his ever waited).
+    assert len(warnings) == 1 and len(timeouts) == 1
+    assert dict(timeouts[0].params)["seat"] == 1
+    assert sum(isinstance(o, HandFinished) for o in rec_a.outs + rec_b.outs) == 1
+
+
+async def test_what_a_dead_worker_committed_is_sent_by_another(
+    workers: list[Worker], store_target: str, clock: FakeClock
+) -> None:
+    (a, rec_a, _), (b, rec_b, _) = workers
+
+    async def dead(message: object) -> dict[str, object]:
+        raise ConnectionError("worker gone")
+
+    a.relay.deliver = dead  # a commits its steps, then dies before sending
+    with pytest.raises(ConnectionError):
+        await a.handle(OpenTable(chat=CHAT, actor=ME))
+    assert rec_a.outs == []
+    clock.advance(2)
+    await b.poll_timers()  # a's lease on the chat has not run out yet
+    assert rec_b.outs == []
+    clock.advance(5)
+    await b.poll_timers()
+    assert [type(o).__name__ for o in rec_b.outs] == ["TableChanged"]
+    await b.poll_timers()
+    assert len(rec_b.outs) == 1  # and only once
+
+
+async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> None:
+    from bot.service import make_manager
+    from bot.table import TableManager
+
+    manager = make_manager(store)
+    shared = store.dialect == "postgres"
+    assert isinstance(manager, SharedTableManager) is shared
+    assert isinstance(manager, TableManager)
+
+
+async def test_other_workers_copies_follow_each_commit(workers: list[Worker]) -> None:
+    """What an adapter reads before a command (a menu, a snapshot) is current on every
+    worker, not only on the one that ran the last command (PostgreSQL's NOTIFY)."""
+    (a, _, store), (b, _, _) = workers
+    await a.handle(OpenTable(chat=CHAT, actor=ME))
+    assert await b.load() == 1 and b.snapshot(CHAT.key) is not None  # read at start
+    await a.load()
+    assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
+    if store.dialect != "postgres":
+        return  # one process: no other worker to tell
+    for _ in range(100):
+        snap = b.snapshot(CHAT.key)
+        if snap is not None and snap.seats[1] is not None:
+            break
+        await asyncio.sleep(0.02)
+    snap = b.snapshot(CHAT.key)
+    assert snap is not None and snap.seats[1] is not None and snap.seats[1].user_id == "u2"
+
+
+async def test_an_unreadable_message_is_skipped_not_blocking_the_chat(
+    workers: list[Worker],
+) -> None:
+    (a, rec_a, store), _ = workers
+    async with store.transaction() as tx:
+        await tx.enqueue(CHAT.key, "bad", "Nope", {"kind": "from-the-future"}, 0.0)
+    await a.handle(OpenTable(chat=CHAT, actor=ME))  # its messages queue behind the bad one
+    assert [type(o).__name__ for o in rec_a.outs] == ["TableChanged"]
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.unsent(CHAT.key) == []
+        assert await tx.sent_result("bad") == {"worker": "w1", "skipped": "unreadable"}
