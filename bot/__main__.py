@@ -84,12 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except StartupError as err:
             print(f"gouji: {err}", file=sys.stderr)
             return 1
-    from adapters.console import ConsoleTable
+    from adapters.console import ConsoleTable, play
 
     table = ConsoleTable(
         preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
     )
-    return int(asyncio.run(table.run()))
+    return play(table)
 
 
 if __name__ == "__main__":

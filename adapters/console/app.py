@@ -1,17 +1,26 @@
 """The terminal table. It drives the same TableManager as the chat adapters, on a fake
-clock it moves itself, so burn windows and pauses pass as soon as you have answered."""
+clock it moves itself, so burn windows and pauses pass as soon as you have answered.
+
+Input has two distinct forms so a player never plays cards they did not name: ``#N`` (or
+``/N``) picks option N of the list, anything else made of card letters is card notation.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import select
+import signal
 import sys
 from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import TextIO, assert_never
 
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES
-from bot.i18n import error_text, place_name, preset_name, t, tribute_kind
+from bot.i18n import error_text, has_text, place_name, preset_name, t, tribute_kind
 from bot.store import Store
 from bot.table import (
     Act,
@@ -39,15 +48,28 @@ from bot.table import (
     apply_setting_changes,
 )
 from bot.table.describe import note_text, notice_text, reply_text
-from bot.table.outputs import TableSnapshot
+from bot.table.outputs import Reply, TableSnapshot
 
 from .format import Painter, format_hand, format_table, option_label, sorted_options
 
 ME = Actor("me", "你", is_admin=True)
 ME_EN = Actor("me", "You", is_admin=True)
 MAX_LISTED = 40
+# Replies the terminal does not print: "ok", and the count that was "posted in the group"
+# (the terminal prints the answer itself as a notice).
+QUIET_REPLIES = frozenset({"ok", "count_posted"})
 
 InputFn = Callable[[str], str]
+PollFn = Callable[[float], str | None]  # a line typed within the timeout, or None
+AUTOPLAY_PAUSE = 0.4  # seconds: the pace of 托管 in the terminal, and the time to type t
+
+
+def stdin_line(timeout: float) -> str | None:
+    """A line the player typed at the terminal within ``timeout`` seconds, if any."""
+    if not sys.stdin.isatty():
+        return None
+    ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    return sys.stdin.readline() if ready else None
 
 
 class Quit(Exception):
@@ -63,6 +85,7 @@ class ConsoleTable:
         hands: int = 4,
         watch: bool = False,
         input_fn: InputFn = input,
+        poll_fn: PollFn | None = None,
         out: TextIO | None = None,
         color: bool | None = None,
         store: Store | None = None,  # where finished hands go (gouji --watch --record)
@@ -76,6 +99,8 @@ class ConsoleTable:
         self.hands = hands
         self.watching = watch
         self.input = input_fn
+        # Reading ahead is only safe from a person at a terminal, never from piped input.
+        self.poll = poll_fn if poll_fn is not None else (stdin_line if input_fn is input else None)
         self.out = out or sys.stdout
         use_color = color if color is not None else (self.out.isatty() and not watch)
         self.paint = Painter(use_color)
@@ -93,6 +118,8 @@ class ConsoleTable:
         self.me = ME if lang == "zh" else ME_EN
         self.manager.subscribe(self._on_out)
         self.pending: list[Out] = []
+        self.shown_keys: set[str] = set()  # notice keys printed since the last command
+        self.my_seat: int | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -104,7 +131,8 @@ class ConsoleTable:
         for out in self.pending:
             match out:
                 case Notice():
-                    self.say(self.paint.seat(out.seat, notice_text(out, self.lang)))
+                    self.shown_keys.add(out.key)
+                    self.say(self.paint.seat(out.seat, notice_text(self._personal(out), self.lang)))
                 case HandFinished():
                     self._print_result(out)
                 case MatchOver(totals=(a, b)):
@@ -116,6 +144,13 @@ class ConsoleTable:
                 case _:
                     assert_never(out)
         self.pending.clear()
+
+    def _personal(self, out: Notice) -> Notice:
+        """A notice about the player's own seat, in the second person ("You declare ...")."""
+        you = f"{out.key}_you"
+        if self.my_seat is not None and out.seat == self.my_seat and has_text(you, self.lang):
+            return dataclasses.replace(out, key=you)
+        return out
 
     def _print_result(self, out: HandFinished) -> None:
         res = out.result
@@ -166,6 +201,10 @@ class ConsoleTable:
                     self._flush()
                     continue
                 priv = self.manager.private_snapshot(self.chat.key, self.me.user_id)
+                if priv is not None:
+                    self.my_seat = priv.seat
+                if priv is not None and priv.autoplay and await self._autoplay_poll():
+                    continue
                 if priv is None or priv.role is None or priv.autoplay:
                     # Nothing for us to decide: let the table's pauses run out.
                     self.clock.advance(2)
@@ -175,25 +214,72 @@ class ConsoleTable:
                 self._flush()
                 await self._prompt(snap, priv)
                 self._flush()
-        except (Quit, EOFError):
+        except (Quit, EOFError, KeyboardInterrupt):
+            # q, the end of input and Ctrl-C all end the match the same way.
+            self.say()
             await self.manager.handle(StopMatch(chat=self.chat, actor=self.me))
             self._flush()
             return 0
         return 1
+
+    async def _autoplay_poll(self) -> bool:
+        """Under 托管 the table plays on by itself; a line typed meanwhile is still read:
+        t takes the seat back, q quits. True when the seat was taken back."""
+        if self.poll is None:
+            return False
+        line = self.poll(AUTOPLAY_PAUSE)
+        if line is None:
+            return False
+        line = line.strip()
+        if line in ("q", "quit", "exit"):
+            raise Quit
+        if line == "t":
+            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=False))
+            return True
+        self.say(self.paint.dim(t("role_auto", self.lang)))
+        return False
+
+    def _help_line(self, priv: PrivateSnapshot) -> str:
+        kinds = {a.kind for a in priv.legal}
+        pick = t("hint_pick", self.lang)
+        if kinds & {ActionKind.PLAY, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}:
+            pick += (" " if self.lang == "en" else "") + t("hint_cards", self.lang)
+        parts = [pick]
+        keys = (
+            (ActionKind.PASS, "hint_pass"),
+            (ActionKind.RANG, "hint_rang"),
+            (ActionKind.BURN, "hint_burn"),
+            (ActionKind.REVOLT, "hint_revolt"),
+            (ActionKind.DECLARE_POINT, "hint_point"),
+            (ActionKind.WAIVE, "hint_waive"),
+        )
+        parts += [t(key, self.lang) for kind, key in keys if kind in kinds]
+        parts.append(t("hint_common", self.lang))
+        hints = "; ".join(parts) if self.lang == "en" else "；".join(parts)
+        return f"{t(f'role_{priv.role}', self.lang)} {hints}"
 
     async def _prompt(self, snap: TableSnapshot, priv: PrivateSnapshot) -> None:
         self.say(format_table(snap, self.lang, self.paint))
         self.say(format_hand(priv, self.lang, self.paint))
         plays = sorted_options(priv.legal)
         for i, action in enumerate(plays[:MAX_LISTED], start=1):
-            self.say(f"  {i:>2}. {option_label(action, self.lang)}")
+            self.say(f"  #{i:<3}{option_label(action, self.lang)}")
         if len(plays) > MAX_LISTED:
             self.say("  " + t("more_options", self.lang, n=len(plays) - MAX_LISTED))
-        self.say(self.paint.dim(t(f"help_{priv.role}", self.lang)))
+        self.say(self.paint.dim(self._help_line(priv)))
         line = self.input("> ").strip()
-        await self._command(line, priv, plays)
+        await self._command(line, priv, plays, snap)
 
-    async def _command(self, line: str, priv: PrivateSnapshot, plays: Sequence[Action]) -> None:
+    def _warn(self, key: str, **params: object) -> None:
+        self.say(self.paint.warn(t(key, self.lang, **params)))
+
+    async def _command(
+        self,
+        line: str,
+        priv: PrivateSnapshot,
+        plays: Sequence[Action],
+        snap: TableSnapshot | None = None,
+    ) -> None:
         kinds = {a.kind for a in priv.legal}
         if line in ("q", "quit", "exit"):
             raise Quit
@@ -202,6 +288,8 @@ class ConsoleTable:
             return
         if line == "t":
             await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
+            if not priv.autoplay:
+                self.say(self.paint.dim(t("role_auto", self.lang)))
             return
         if line.startswith("c"):
             try:
@@ -219,6 +307,8 @@ class ConsoleTable:
             "w": ActionKind.WAIVE,
         }
         if line in simple:
+            if self._explain_off(simple[line], kinds, snap):
+                return
             await self._act(Action(simple[line]), priv)
             return
         if line == "":
@@ -228,19 +318,48 @@ class ConsoleTable:
                 self.clock.advance(2)  # decline: let the window pass
                 await self.manager.poll_timers()
             return
-        if line.isdigit():
-            n = int(line)
-            if 1 <= n <= len(plays):
-                await self._act(plays[n - 1], priv)
-            else:
-                self.say(self.paint.warn(t("bad_choice", self.lang)))
+        if line[0] in "#/":
+            await self._pick(line[1:].strip(), priv, plays)
             return
-        burn = line.startswith("b ")
+        if line.lower() in ("b", "s"):
+            # A lone b reads as "burn" to a player but as a big joker to the parser.
+            self._warn("lone_letter", letter=line)
+            return
+        await self._cards(line, priv, kinds)
+
+    def _explain_off(
+        self, kind: ActionKind, kinds: set[ActionKind], snap: TableSnapshot | None
+    ) -> bool:
+        """Say so when the preset has no such thing at all (the engine would only say 'not now')."""
+        rules = snap.rules if snap is not None else None
+        if kind in kinds or rules is None:
+            return False
+        if kind is ActionKind.DECLARE_POINT and not (rules.dadian and rules.point_bets):
+            self._warn("no_point_bets")
+            return True
+        if kind is ActionKind.REVOLT and rules.revolution == "off":
+            self._warn("no_revolution")
+            return True
+        return False
+
+    async def _pick(self, number: str, priv: PrivateSnapshot, plays: Sequence[Action]) -> None:
+        if number.isdigit() and 1 <= int(number) <= len(plays):
+            await self._act(plays[int(number) - 1], priv)
+        else:
+            self._warn("bad_choice")
+
+    async def _cards(self, line: str, priv: PrivateSnapshot, kinds: set[ActionKind]) -> None:
+        burn = line.lower().startswith("b ")
         text = line[2:] if burn else line
         try:
             cards = parse(text)
         except IllegalAction as err:
-            self.say(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
+            char = str(err.params.get("char", ""))
+            if text.isdigit() and char in "01":
+                # "1", "12": a menu number typed without its #.
+                self._warn("number_not_cards", text=text, char=char)
+            else:
+                self.say(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
             return
         if priv.role == "return":
             await self._act(Action(ActionKind.RETURN_TRIBUTE, cards), priv)
@@ -254,11 +373,33 @@ class ConsoleTable:
         await self._reply(Act(chat=self.chat, actor=self.me, action=action, version=priv.version))
 
     async def _reply(self, cmd: object) -> None:
-        reply = await self.manager.handle(cmd)  # type: ignore[arg-type]
+        self.shown_keys.clear()
+        reply: Reply = await self.manager.handle(cmd)  # type: ignore[arg-type]
+        self._flush()  # the table's own notices first (the reply may repeat one of them)
         if not reply.ok:
             self.say(self.paint.warn(reply_text(reply, self.lang)))
-        elif reply.key not in ("ok",):
+        elif reply.key not in QUIET_REPLIES and reply.key not in self.shown_keys:
             self.say(self.paint.dim(reply_text(reply, self.lang)))
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def play(table: ConsoleTable) -> int:
+    """Run ``table`` until the match ends, q, end of input or Ctrl-C (all end it cleanly).
+
+    asyncio.run would turn the first Ctrl-C into a cancellation that input() never sees
+    (and the second into a traceback); with a handler of our own installed, asyncio leaves
+    SIGINT alone and Ctrl-C interrupts the prompt at once, as q does.
+    """
+    previous = signal.signal(signal.SIGINT, _interrupt)
+    try:
+        return asyncio.run(table.run())
+    except KeyboardInterrupt:
+        return 0  # interrupted outside a prompt: nothing left to tidy in a terminal game
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 async def watch(

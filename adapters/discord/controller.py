@@ -36,7 +36,7 @@ from bot.table.describe import reply_text
 
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
-from .menus import MORE, build_menu
+from .menus import MORE
 from .records import DiscordRecords
 from .sender import Sender
 from .settings_view import (
@@ -374,7 +374,7 @@ class Controller:
         priv = self.manager.private_snapshot(chat.key, user)
         if priv is None or len(values) != 1:
             return False
-        pick = pick_from(cid.op, values[0], build_menu(priv.legal))
+        pick = pick_from(cid.op, values[0])
         if pick is None:
             return False
         await interaction.response.defer()

@@ -19,11 +19,12 @@ from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
 from bot.engine.state import Phase, SeatStatus
 from bot.i18n import preset_name, t
+from bot.present.playmenu import PlayMenu, RankChoice, SizeChoice, Suggest
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
 from .custom_ids import Ref, decode_counts, encode_counts, seat_cid, table_cid
 from .items import button, option, select
-from .menus import MORE, Menu, build_menu, cards_text, page_of, play_text, rank_name
+from .menus import MORE, cards_text, page_of, play_text, rank_name
 
 ASKABLE_COUNTS = frozenset({"ask_le10", "ask_lt10"})
 TURN_KINDS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
@@ -40,6 +41,11 @@ SIMPLE_LABELS = {
     "pt": "dc_btn_point",
     "pp": "dc_btn_prepoint",
     "waive": "dc_btn_waive",
+}
+SUGGEST_LABELS = {
+    Suggest.CHEAPEST: "suggest_cheapest",
+    Suggest.LEAD_SET: "suggest_lead_set",
+    Suggest.FINISH: "suggest_finish",
 }
 MAX_ROWS = 5
 MAX_PER_ROW = 5
@@ -158,7 +164,7 @@ def _paged(value: str) -> int | None:
     return None
 
 
-def pick_from(op: str, value: str, menu: Menu) -> Pick | None:
+def pick_from(op: str, value: str) -> Pick | None:
     """The choice after picking ``value`` in the private menu ``op``; None if malformed."""
     kind, rest = op[:1], op[1:]
     fields = rest.split(".") if rest else []
@@ -222,32 +228,28 @@ def action_from(op: str) -> Action | None:
     return None
 
 
-def _resolve(pick: Pick, menu: Menu) -> tuple[int | None, int | None, Counts | None]:
+def _resolve(
+    pick: Pick, menu: PlayMenu
+) -> tuple[RankChoice | None, SizeChoice | None, Counts | None]:
     """Fill in the steps that have one answer only, so a single option never needs a click."""
-    rank = pick.rank if pick.rank in menu.ranks else None
+    rank = menu.rank(pick.rank) if pick.rank is not None else None
     if rank is None:
         return None, None, None
-    sizes = menu.ranks[rank]
-    size = pick.size if pick.size in sizes else None
-    if size is None and len(sizes) == 1:
-        size = next(iter(sizes))
+    size = rank.size(pick.size) if pick.size is not None else None
+    if size is None and len(rank.sizes) == 1:
+        size = rank.sizes[0]
     if size is None:
         return rank, None, None
-    variants = sizes[size]
-    cards = pick.cards if pick.cards in variants else None
-    if cards is None and len(variants) == 1:
-        cards = variants[0]
+    cards = pick.cards if any(v.cards == pick.cards for v in size.variants) else None
+    if cards is None and len(size.variants) == 1:
+        cards = size.variants[0].cards
     return rank, size, cards
 
 
 def highlight_of(priv: PrivateSnapshot, pick: Pick) -> Counts | None:
-    menu = build_menu(priv.legal)
-    cards = _resolve(pick, menu)[2]
-    if (
-        cards is None
-        and pick.ret_giver in menu.returns
-        and pick.ret_cards in menu.returns.get(pick.ret_giver or 0, [])
-    ):
+    cards = _resolve(pick, priv.menu)[2]
+    owed = {r.giver: r.options for r in priv.menu.returns}
+    if cards is None and pick.ret_cards in owed.get(pick.ret_giver or 0, ()):
         cards = pick.ret_cards
     return cards
 
@@ -305,99 +307,133 @@ class _Rows:
         return self.view
 
 
+class _Private:
+    """Lays out one seat's ``PlayMenu``: menus for rank, size and variant, then buttons."""
+
+    def __init__(self, priv: PrivateSnapshot, ref: Ref, pick: Pick) -> None:
+        self.priv, self.ref, self.pick = priv, ref, pick
+        self.lang = priv.lang
+        self.rows = _Rows()
+
+    def cid(self, op: str, is_menu: bool = False) -> str:
+        return seat_cid(self.ref, self.priv.seat, self.priv.version, op, menu=is_menu)
+
+    def more(self, page: int) -> discord.SelectOption:
+        return option(t("dc_more", self.lang), f"{MORE}{page + 1}")
+
+    def button(self, op: str, label: str, style: discord.ButtonStyle) -> None:
+        self.rows.buttons.append((self.cid(op), label, style))
+
+    def plays(self) -> None:
+        menu, lang = self.priv.menu, self.lang
+        rank, size, cards = _resolve(self.pick, menu)
+        if menu.has_plays:
+            options = [
+                option(_rank_label(r.base, lang), str(r.base), default=r is rank)
+                for r in menu.ranks
+            ]
+            self.rows.menu(self.cid("r", True), t("dc_pick_rank", lang), options)
+        if rank is not None and len(rank.sizes) > 1:
+            self.sizes(rank, size)
+        if rank is not None and size is not None and len(size.variants) > 1:
+            self.variants(rank, size, cards)
+        variant = menu.variant(cards) if cards is not None else None
+        if variant is not None:
+            code, text = encode_counts(variant.cards), play_text(variant.cards, lang)
+            for kind in variant.kinds:
+                if kind is ActionKind.PLAY:
+                    label, style = t("dc_btn_play", lang, cards=text), discord.ButtonStyle.success
+                    self.button(f"P{code}", label, style)
+                else:
+                    label, style = t("dc_btn_burn", lang, cards=text), discord.ButtonStyle.danger
+                    self.button(f"B{code}", label, style)
+
+    def sizes(self, rank: RankChoice, size: SizeChoice | None) -> None:
+        sizes = [s.size for s in rank.sizes]
+        shown, has_more, page = page_of(sizes, self.pick.size_page)
+        options = [
+            option(
+                t("dc_size_option", self.lang, n=n),
+                str(n),
+                default=size is not None and n == size.size,
+            )
+            for n in shown
+        ]
+        if has_more:
+            options.append(self.more(page))
+        self.rows.menu(
+            self.cid(f"n{rank.base}.{page}", True), t("dc_pick_size", self.lang), options
+        )
+
+    def variants(self, rank: RankChoice, size: SizeChoice, cards: Counts | None) -> None:
+        combos = [v.cards for v in size.variants]
+        shown, has_more, page = page_of(combos, self.pick.var_page)
+        options = [
+            option(play_text(c, self.lang), encode_counts(c), default=c == cards) for c in shown
+        ]
+        if has_more:
+            options.append(self.more(page))
+        op = f"v{rank.base}.{size.size}.{page}"
+        self.rows.menu(self.cid(op, True), t("dc_pick_variant", self.lang), options)
+
+    def suggestions(self) -> None:
+        for s in self.priv.menu.suggestions:
+            cards = s.action.cards
+            assert cards is not None
+            letter = "P" if s.action.kind is ActionKind.PLAY else "B"
+            label = t(SUGGEST_LABELS[s.reason], self.lang, cards=play_text(cards, self.lang))
+            self.button(f"c{letter}{encode_counts(cards)}", label, discord.ButtonStyle.primary)
+
+    def returns(self) -> None:
+        pick = self.pick
+        for owed in self.priv.menu.returns[:3]:
+            giver = owed.giver
+            wanted = pick.ret_page if pick.ret_giver == giver else 0
+            shown, has_more, page = page_of(owed.options, wanted)
+            chosen = pick.ret_cards if pick.ret_giver == giver else None
+            options = [
+                option(cards_text(c, self.lang), encode_counts(c), default=c == chosen)
+                for c in shown
+            ]
+            if has_more:
+                options.append(self.more(page))
+            placeholder = t("dc_pick_return", self.lang, seat=giver, count=owed.count)
+            self.rows.menu(self.cid(f"t{giver}.{page}", True), placeholder, options)
+            if chosen is not None and chosen in owed.options:
+                label = t(
+                    "dc_btn_return", self.lang, cards=cards_text(chosen, self.lang), seat=giver
+                )
+                op = f"R{giver}.{encode_counts(chosen)}"
+                self.button(op, label, discord.ButtonStyle.success)
+
+    def simple(self, declare_open: bool) -> None:
+        for action in self.priv.menu.simple:
+            op = SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
+            style = discord.ButtonStyle.danger if op == "rev" else discord.ButtonStyle.secondary
+            self.button(op, t(SIMPLE_LABELS[op], self.lang), style)
+        if declare_open and not any(a.kind is ActionKind.PLAY for a in self.priv.legal):
+            self.button("ready", t("dc_btn_ready", self.lang), discord.ButtonStyle.success)
+
+    def own(self) -> None:
+        """托管 and refresh, while the hand goes on."""
+        auto_op, auto_key = (
+            ("auto0", "dc_btn_auto_off") if self.priv.autoplay else ("auto1", "dc_btn_auto_on")
+        )
+        self.button(auto_op, t(auto_key, self.lang), discord.ButtonStyle.secondary)
+        self.button("refresh", t("dc_btn_refresh", self.lang), discord.ButtonStyle.secondary)
+
+
 def private_view(
     priv: PrivateSnapshot, ref: Ref, pick: Pick, declare_open: bool
 ) -> discord.ui.View:
-    lang = priv.lang
-    menu = build_menu(priv.legal)
-    rows = _Rows()
-
-    def cid(op: str, is_menu: bool = False) -> str:
-        return seat_cid(ref, priv.seat, priv.version, op, menu=is_menu)
-
-    def more(page: int) -> discord.SelectOption:
-        return option(t("dc_more", lang), f"{MORE}{page + 1}")
-
-    rank, size, cards = _resolve(pick, menu)
-    if menu.has_plays:
-        options = [
-            option(_rank_label(base, lang), str(base), default=base == rank) for base in menu.ranks
-        ]
-        rows.menu(cid("r", True), t("dc_pick_rank", lang), options)
-    if rank is not None:
-        sizes = sorted(menu.ranks[rank])
-        if len(sizes) > 1:
-            shown, has_more, page = page_of(sizes, pick.size_page)
-            options = [
-                option(t("dc_size_option", lang, n=n), str(n), default=n == size) for n in shown
-            ]
-            if has_more:
-                options.append(more(page))
-            rows.menu(cid(f"n{rank}.{page}", True), t("dc_pick_size", lang), options)
-        if size is not None and len(menu.ranks[rank][size]) > 1:
-            shown_cards, has_more, page = page_of(menu.ranks[rank][size], pick.var_page)
-            options = [
-                option(play_text(c, lang), encode_counts(c), default=c == cards)
-                for c in shown_cards
-            ]
-            if has_more:
-                options.append(more(page))
-            rows.menu(cid(f"v{rank}.{size}.{page}", True), t("dc_pick_variant", lang), options)
-    if cards is not None:
-        code = encode_counts(cards)
-        text = play_text(cards, lang)
-        for kind in menu.kinds.get(cards, ()):
-            if kind is ActionKind.PLAY:
-                rows.buttons.append(
-                    (
-                        cid(f"P{code}"),
-                        t("dc_btn_play", lang, cards=text),
-                        discord.ButtonStyle.success,
-                    )
-                )
-            else:
-                rows.buttons.append(
-                    (
-                        cid(f"B{code}"),
-                        t("dc_btn_burn", lang, cards=text),
-                        discord.ButtonStyle.danger,
-                    )
-                )
-    if menu.cheapest is not None and menu.cheapest.cards is not None:
-        letter = "P" if menu.cheapest.kind is ActionKind.PLAY else "B"
-        code = encode_counts(menu.cheapest.cards)
-        label = t("dc_btn_cheapest", lang, cards=play_text(menu.cheapest.cards, lang))
-        rows.buttons.append((cid(f"c{letter}{code}"), label, discord.ButtonStyle.primary))
-    for giver, combos in list(menu.returns.items())[:3]:
-        page_wanted = pick.ret_page if pick.ret_giver == giver else 0
-        shown_combos, has_more, page = page_of(combos, page_wanted)
-        chosen = pick.ret_cards if pick.ret_giver == giver else None
-        options = [
-            option(cards_text(c, lang), encode_counts(c), default=c == chosen) for c in shown_combos
-        ]
-        if has_more:
-            options.append(more(page))
-        count = sum(combos[0]) if combos else 0
-        placeholder = t("dc_pick_return", lang, seat=giver, count=count)
-        rows.menu(cid(f"t{giver}.{page}", True), placeholder, options)
-        if chosen is not None and chosen in combos:
-            label = t("dc_btn_return", lang, cards=cards_text(chosen, lang), seat=giver)
-            op = f"R{giver}.{encode_counts(chosen)}"
-            rows.buttons.append((cid(op), label, discord.ButtonStyle.success))
-    for action in menu.simple:
-        op = SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
-        style = discord.ButtonStyle.danger if op == "rev" else discord.ButtonStyle.secondary
-        rows.buttons.append((cid(op), t(SIMPLE_LABELS[op], lang), style))
-    if declare_open and not any(a.kind is ActionKind.PLAY for a in priv.legal):
-        rows.buttons.append((cid("ready"), t("dc_btn_ready", lang), discord.ButtonStyle.success))
-    if priv.view.public.result is not None:
-        return rows.finish()  # the hand is over: nothing left to press
-    auto_op, auto_key = (
-        ("auto0", "dc_btn_auto_off") if priv.autoplay else ("auto1", "dc_btn_auto_on")
-    )
-    rows.buttons.append((cid(auto_op), t(auto_key, lang), discord.ButtonStyle.secondary))
-    rows.buttons.append((cid("refresh"), t("dc_btn_refresh", lang), discord.ButtonStyle.secondary))
-    return rows.finish()
+    layout = _Private(priv, ref, pick)
+    layout.plays()
+    layout.suggestions()
+    layout.returns()
+    layout.simple(declare_open)
+    if priv.view.public.result is None:  # once the hand is over, nothing is left to press
+        layout.own()
+    return layout.rows.finish()
 
 
 def _rank_label(base: int, lang: str) -> str:

@@ -13,17 +13,36 @@ from collections.abc import Hashable, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.engine.actions import Action, ActionKind
-from bot.engine.cards import NOTATION
+from bot.engine.cards import NOTATION, Counts
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.present.playmenu import RankChoice, Suggest, play_of
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
-from . import picker
 from .callback import ActPress, GroupPress, encode
 from .views import cards_text, rank_label
 
 Rows = list[list[InlineKeyboardButton]]
 ASK_RULES = ("ask_le10", "ask_lt10")
+
+
+PAGE = 12  # variants per screen: 4 rows of 3 fit a phone
+SUGGEST_LABELS = {
+    Suggest.CHEAPEST: "suggest_cheapest",
+    Suggest.LEAD_SET: "suggest_lead_set",
+    Suggest.FINISH: "suggest_finish",
+}
+
+
+def _kind(mode: str) -> ActionKind:
+    return ActionKind.PLAY if mode == "p" else ActionKind.BURN
+
+
+def counts_of(notation: str) -> Counts:
+    c = [0] * len(NOTATION)
+    for ch in notation:
+        c[NOTATION.index(ch)] += 1
+    return tuple(c)
 
 
 def markup_key(markup: InlineKeyboardMarkup | None) -> Hashable:
@@ -80,9 +99,9 @@ class _Keys:
         press = ActPress(self.tid, self.priv.version, op, tuple(str(a) for a in args))
         return InlineKeyboardButton(text, callback_data=encode(press))
 
-    def options(self, mode: str) -> list[Play]:
-        kind = ActionKind.PLAY if mode == "p" else ActionKind.BURN
-        return picker.plays(self.priv.legal, kind)
+    def options(self, mode: str) -> tuple[RankChoice, ...]:
+        """The play menu's ranks → sizes → variants for this mode (play or burn)."""
+        return self.priv.menu.tree(_kind(mode))
 
     def default_mode(self) -> str:
         return "b" if ActionKind.PLAY not in self.kinds and ActionKind.BURN in self.kinds else "p"
@@ -91,6 +110,15 @@ class _Keys:
         cards = cards_text(p.counts(), self.lang)
         text = t(label_key, self.lang, cards=cards) if label_key else cards
         return self.button(text, "g", mode, *p)
+
+    def suggestions(self, mode: str) -> Rows:
+        """The menu's suggested plays for this mode, one tap each."""
+        rows: Rows = []
+        for s in self.priv.menu.suggestions:
+            if s.action.kind is _kind(mode) and s.action.cards is not None:
+                label = SUGGEST_LABELS[s.reason]
+                rows.append([self.play_button(mode, play_of(s.action.cards), label)])
+        return rows
 
     def footer(self) -> Rows:
         auto = self.priv.autoplay
@@ -106,20 +134,17 @@ class _Keys:
     def root(self, mode: str | None = None) -> Rows:
         if self.priv.autoplay:
             return self.footer()
-        owed = picker.return_owed(self.priv.legal)
+        owed = self.priv.menu.returns
         if owed:
-            return self.returns(owed[0][0], "")
+            return self.returns(owed[0].giver, "")
         mode = mode or self.default_mode()
         rows: Rows = []
-        options = self.options(mode)
-        if options:
-            ranks = [
-                self.button(rank_label(b, self.lang), "b", mode, b) for b in picker.bases(options)
-            ]
-            rows += _chunk(ranks, 7)
-            best = picker.cheapest(options, lead=ActionKind.PASS not in self.kinds and mode == "p")
-            if best is not None:
-                rows.append([self.play_button(mode, best, "tg_btn_cheapest")])
+        ranks = [
+            self.button(rank_label(r.base, self.lang), "b", mode, r.base)
+            for r in self.options(mode)
+        ]
+        rows += _chunk(ranks, 7)
+        rows += self.suggestions(mode)
         moves = []
         if ActionKind.PASS in self.kinds:
             moves.append(self.button(t("tg_btn_pass", self.lang), "x"))
@@ -150,9 +175,17 @@ class _Keys:
             row.append(self.button(t("tg_btn_ready", self.lang), "K"))
         return _chunk(row, 3)
 
+    def sizes(self, mode: str, base: int) -> list[int]:
+        rank = next((r for r in self.options(mode) if r.base == base), None)
+        return [s.size for s in rank.sizes] if rank is not None else []
+
+    def variants(self, mode: str, base: int, size: int) -> list[Play]:
+        rank = next((r for r in self.options(mode) if r.base == base), None)
+        found = rank.size(size) if rank is not None else None
+        return [v.play for v in found.variants] if found is not None else []
+
     def base(self, mode: str, base: int) -> Rows:
-        options = self.options(mode)
-        sizes = picker.sizes(options, base)
+        sizes = self.sizes(mode, base)
         if not sizes:
             return self.root(mode)
         if len(sizes) == 1:
@@ -164,26 +197,25 @@ class _Keys:
         return [*_chunk(buttons, 4), back]
 
     def size(self, mode: str, base: int, size: int, page: int) -> Rows:
-        options = self.options(mode)
-        found = picker.variants(options, base, size)
+        found = self.variants(mode, base, size)
         if not found:
             return self.root(mode)
         if len(found) == 1:
             return self.confirm(mode, found[0])
-        start = page * picker.PAGE
-        shown = found[start : start + picker.PAGE]
+        start = page * PAGE
+        shown = found[start : start + PAGE]
         buttons = [self.button(cards_text(p.counts(), self.lang), "v", mode, *p) for p in shown]
         rows = _chunk(buttons, 3)
         nav = []
-        if start + picker.PAGE < len(found):
+        if start + PAGE < len(found):
             nav.append(self.button(t("tg_btn_more", self.lang), "z", mode, base, size, page + 1))
-        sizes = picker.sizes(options, base)
+        sizes = self.sizes(mode, base)
         back = ("b", mode, base) if len(sizes) > 1 else ("r", mode)
         nav.append(self.button(t("tg_btn_back", self.lang), *back))
         return [*rows, nav]
 
     def confirm(self, mode: str, p: Play) -> Rows:
-        if not picker.contains(self.options(mode), p):
+        if not self.priv.menu.allows(Action(_kind(mode), p.counts())):
             return self.root(mode)
         label = "tg_btn_play" if mode == "p" else "tg_btn_burn"
         return [
@@ -192,20 +224,20 @@ class _Keys:
         ]
 
     def returns(self, giver: int, picked: str) -> Rows:
-        owed = dict(picker.return_owed(self.priv.legal))
+        owed = {r.giver: r.count for r in self.priv.menu.returns}
         count = owed.get(giver)
         if count is None:
             return self.root()
         have = list(self.priv.view.hand)
-        chosen = picker.counts_of(picked)
+        chosen = counts_of(picked)
         if any(c > h for c, h in zip(chosen, have, strict=True)) or len(picked) > count:
-            picked, chosen = "", picker.counts_of("")
+            picked, chosen = "", counts_of("")
         shown = cards_text(chosen, self.lang) or "—"
         head = t("tg_btn_selected", self.lang, cards=shown, k=len(picked), count=count)
         rows: Rows = [[self.button(head, "R", giver, picked)]]
         if len(picked) < count:
             picks = [
-                self.button(cards_text(picker.counts_of(ch), self.lang), "R", giver, picked + ch)
+                self.button(cards_text(counts_of(ch), self.lang), "R", giver, picked + ch)
                 for i, ch in enumerate(NOTATION)  # low cards first: the usual return
                 if have[i] > chosen[i]
             ]
@@ -255,7 +287,7 @@ def action_of(press: ActPress) -> Action | None:
         kind = ActionKind.PLAY if args[0] == "p" else ActionKind.BURN
         return Action(kind, play.counts())
     if op == "Q":
-        return Action(ActionKind.RETURN_TRIBUTE, picker.counts_of(args[1]), int(args[0]))
+        return Action(ActionKind.RETURN_TRIBUTE, counts_of(args[1]), int(args[0]))
     simple = {"x": ActionKind.PASS, "y": ActionKind.RANG, "V": ActionKind.REVOLT}
     if op in simple:
         return Action(simple[op])

@@ -12,10 +12,9 @@ from telegram.ext import ContextTypes
 from bot.engine.actions import Action, ActionKind
 from bot.engine.plays import Play
 from bot.i18n import t
-from bot.table import Act, Actor, ChatRef, Command, Join, Ready, SetAutoplay
+from bot.table import Act, Actor, ChatRef, Command, Join, PrivateSnapshot, Ready, SetAutoplay
 from bot.table.describe import reply_text
 
-from . import picker
 from .callback import ActPress
 from .context import Context, actor_of, user_lang
 from .ids import TID_RE
@@ -113,7 +112,7 @@ class PrivateChat:
         if press.op == "n":
             await query.answer(t("ok", lang))
             return
-        if press.op == "g" and not self._offered(press, priv.legal):
+        if press.op == "g" and not self._offered(press, priv):
             # Not one of the plays this keyboard could have offered now.
             await query.answer(t("stale", lang))
             self.pub.touch_hand(key, uid)
@@ -145,7 +144,7 @@ class PrivateChat:
         self.pub.touch_hand(key, actor.user_id)
 
     @staticmethod
-    def _offered(press: ActPress, legal: tuple[Action, ...]) -> bool:
+    def _offered(press: ActPress, priv: PrivateSnapshot) -> bool:
         kind = ActionKind.PLAY if press.args[0] == "p" else ActionKind.BURN
         play = Play(*(int(a) for a in press.args[1:]))
-        return picker.contains(picker.plays(legal, kind), play)
+        return priv.menu.allows(Action(kind, play.counts()))

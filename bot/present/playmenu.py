@@ -135,6 +135,27 @@ class PlayMenu:
 _COSTS: Final = HeuristicPolicy()
 
 
+def play_of(cards: Sequence[int]) -> Play:
+    """The play a legal card multiset makes (legal lists hold only well-formed plays, so no
+    rules are needed to read one back: the lowest plain rank is the base)."""
+    for i in range(12):
+        if cards[i]:
+            return Play(i + 3, cards[i], cards[I_TWO], cards[I_SMALL], cards[I_BIG])
+    if cards[I_TWO]:
+        return Play(TWOS_BASE, cards[I_TWO], 0, cards[I_SMALL], cards[I_BIG])
+    return Play(JOKERS_BASE, 0, 0, cards[I_SMALL], cards[I_BIG])
+
+
+def option_groups(legal: Sequence[Action]) -> list[OptionGroup]:
+    """The compact form of an expanded legal list (for callers that hold only actions)."""
+    groups: dict[tuple[ActionKind, int, int], list[tuple[int, int, int]]] = {}
+    for a in legal:
+        if a.kind in PLAY_KINDS and a.cards is not None:
+            p = play_of(a.cards)
+            groups.setdefault((a.kind, p.base, p.size), []).append((p.twos, p.small, p.big))
+    return [OptionGroup(k, b, n, tuple(sorted(v))) for (k, b, n), v in sorted(groups.items())]
+
+
 def play_cost(play: Play, hand: Counts) -> float:
     """What a play spends of the hand, by the AI's cost model (lower is cheaper)."""
     return _COSTS.cost(play, hand)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class Script:
     """Answers prompts: first from a list, then always ``default``."""
 
-    def __init__(self, lines: list[str], default: str = "1") -> None:
+    def __init__(self, lines: list[str], default: str = "#1") -> None:
         self.lines = list(lines)
         self.default = default
         self.prompts: list[str] = []
@@ -43,13 +43,13 @@ async def test_a_whole_match_in_the_terminal() -> None:
 
 async def test_bad_input_is_explained_and_quit_stops(tmp_path: Path) -> None:
     out = io.StringIO()
-    script = Script(["88X", "999", "h", "q"])
+    script = Script(["88X", "#999", "h", "q"])
     table = ConsoleTable(preset="weifang", seed=8, hands=2, input_fn=script, out=out, color=False)
     assert await table.run() == 0
     text = out.getvalue()
     assert "“X”" in text  # the bad character is named
     assert "没有这个编号" in text  # 999 is not an option
-    assert "牌的写法" in text  # help
+    assert "出牌：#N 选列表里的第 N 项" in text  # help
     assert "比赛结束" in text  # q ends the match politely
 
 
@@ -116,3 +116,113 @@ def test_referee_runs_on_a_bare_python_with_only_the_source_tree(tmp_path: Path)
     )
     lines = [json.loads(x) for x in res.stdout.splitlines()]
     assert lines[1]["error"] == "bad_notation" and "X" in lines[1]["message"]
+
+
+# -- issue 9: the terminal as a new player meets it -------------------------------------
+
+
+async def _run(
+    lines: list[str], lang: str = "en", seed: int = 7, hands: int = 1, **kw: object
+) -> str:
+    out = io.StringIO()
+    table = ConsoleTable(
+        seed=seed, hands=hands, lang=lang, input_fn=Script(lines), out=out, color=False, **kw
+    )  # type: ignore[arg-type]
+    assert await table.run() == 0
+    return out.getvalue()
+
+
+async def test_digits_are_cards_and_menu_numbers_need_a_hash() -> None:
+    # Seed 7: seat 6 has 999 on top when you first act; option #2 would be 222.
+    text = await _run(["2", "1", "#2", "q"])
+    assert "Wrong number of cards: play 3." in text  # "2" is the card 2, not option 2
+    assert "“1” is not cards" in text and "#1" in text  # no card 1: the hint names #1
+    assert text.count("You: 222") == 1  # only "#2" played option 2
+
+
+async def test_lone_b_or_s_is_explained_not_played() -> None:
+    text = await _run(["b", "S", "q"])
+    assert text.count("alone is ambiguous") == 2
+    assert "You: B" not in text and "You: S" not in text
+
+
+async def test_refusals_say_why_and_help_offers_only_what_exists() -> None:
+    text = await _run(["d", "q"])  # 大纲 has no 明点
+    assert "There are no point declarations" in text
+    assert "d declare a point" not in text  # not offered in the help line either
+
+
+async def test_second_person_english_and_no_group_wording() -> None:
+    text = await _run(["c 3"], hands=1)
+    assert "You win the trick." in text or "You: " in text
+    for wrong in ("You wins", "You declares", "You's", "You pays", "card(s)"):
+        assert wrong not in text
+    assert "posted in the group" not in text
+
+
+async def test_autoplay_turns_off_again_and_is_announced_once() -> None:
+    polls: list[float] = []
+
+    def poll(timeout: float) -> str | None:
+        polls.append(timeout)
+        return "t" if len(polls) == 3 else None
+
+    out = io.StringIO()
+    script = Script(["t"], default="p")
+    table = ConsoleTable(
+        seed=7, hands=1, lang="en", input_fn=script, poll_fn=poll, out=out, color=False
+    )
+    await table.run()
+    text = out.getvalue()
+    assert text.count("Autoplay is on.") == 1
+    assert "Autoplay is off." in text
+    assert len(script.prompts) > 2  # after taking the seat back, you are asked again
+
+
+async def test_tribute_cards_given_and_received_are_shown() -> None:
+    text = await _run([], seed=1, hands=2)
+    assert "You pay AI 4 (seat 4) tribute: 2B" in text
+    assert "AI 4 (seat 4) returns 33 to you." in text
+
+
+async def test_burn_cards_are_shown() -> None:
+    # AI hands burn now and then: watch seeded hands until one does (bounded).
+    burns: list[str] = []
+    for seed in range(1, 60):
+        out = io.StringIO()
+        await watch("dagang", seed, "zh", out=out)
+        burns = [ln for ln in out.getvalue().splitlines() if "烧牌" in ln and "成功" not in ln]
+        if burns:
+            break
+    assert burns, "no burn in 59 seeded hands"
+    for line in burns:
+        cards = line.rstrip("！").partition("烧牌：")[2]
+        assert cards and set(cards) <= set("3456789TJQKA2SB"), line
+
+
+def test_ctrl_c_ends_the_match_like_q(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOUJI_")}
+    env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--seed", "7", "--hands", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"> " not in seen and time.monotonic() < deadline:
+        seen += proc.stdout.read1(4096)  # type: ignore[attr-defined]
+    assert b"> " in seen
+    proc.send_signal(signal.SIGINT)  # one press
+    out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 0
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert "比赛结束" in (seen + out).decode()

@@ -13,8 +13,9 @@ from adapters.discord.custom_ids import (
     settings_cid,
     table_cid,
 )
-from adapters.discord.menus import PAGE, build_menu, cards_text, play_text
+from adapters.discord.menus import PAGE, cards_text, play_text
 from adapters.discord.views import Pick, action_from, pick_from, private_view
+from bot.ai import Role
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import parse as cards
 from bot.engine.game import new_hand
@@ -22,11 +23,18 @@ from bot.engine.movegen import gen_answers, gen_leads
 from bot.engine.plays import Play
 from bot.engine.rules import make_rules
 from bot.engine.views import seat_view
+from bot.present.playmenu import PlayMenu, build_menu, option_groups
 from bot.table import PrivateSnapshot
 
 BIG = 2**64 - 1
 REF = Ref(BIG, BIG)
 RULES = make_rules("dagang")
+
+
+def menu_of(legal: list[Action]) -> PlayMenu:
+    """The play menu for a hand that holds every listed play."""
+    hand = tuple(max((a.cards[i] for a in legal if a.cards), default=0) for i in range(15))
+    return build_menu(option_groups(legal), legal, hand)
 
 
 def snapshot(legal: list[Action], role: str = "turn") -> PrivateSnapshot:
@@ -39,8 +47,9 @@ def snapshot(legal: list[Action], role: str = "turn") -> PrivateSnapshot:
         legal=tuple(legal),
         version=123456789,
         autoplay=False,
-        role=role,
+        role=Role(role),
         lang="zh",
+        menu=menu_of(legal),
     )
 
 
@@ -104,29 +113,32 @@ def test_a_big_lead_is_paged_and_every_menu_fits() -> None:
     hand = cards("8" * 16 + "2" * 10 + "SSSSBBBB" + "KKK")
     legal = [Action.play(p) for p in gen_leads(hand, RULES)]
     assert len(legal) > 1000
-    menu = build_menu(legal)
-    assert set(menu.ranks) == {8, 13, 15, 0}
+    menu = menu_of(legal)
+    assert {r.base for r in menu.ranks} == {8, 13, 15, 0}
     priv = snapshot(legal)
     view = private_view(priv, REF, Pick(), declare_open=False)
-    assert len(view.children) == 3  # rank menu, autoplay, refresh
-    sizes = sorted(menu.ranks[8])
+    # rank menu, the suggested leads (whole sets), autoplay, refresh
+    assert len(view.children) == 3 + len(menu.suggestions) and menu.suggestions
+    rank8 = menu.rank(8)
+    assert rank8 is not None and rank8.held == 16
+    sizes = [s.size for s in rank8.sizes]
     assert len(sizes) > PAGE + 1
     view = private_view(priv, REF, Pick(rank=8), declare_open=False)
     size_menu = view.children[1]
     values = [o.value for o in size_menu.item.options]  # type: ignore[attr-defined]
     assert len(values) == PAGE + 1 and values[-1] == "~1"
     op = size_menu.custom_id.rsplit(":", 1)[1]
-    page2 = pick_from(op, "~1", menu)
+    page2 = pick_from(op, "~1")
     assert page2 == Pick(rank=8, size_page=1)
     view = private_view(priv, REF, page2, declare_open=False)
     values = [o.value for o in view.children[1].item.options]  # type: ignore[attr-defined]
     assert values[0] == str(sizes[PAGE])
-    pick = pick_from(view.children[1].custom_id.rsplit(":", 1)[1], "10", menu)
+    pick = pick_from(view.children[1].custom_id.rsplit(":", 1)[1], "10")
     assert pick is not None and pick.size == 10
     view = private_view(priv, REF, pick, declare_open=False)
     variant_menu = view.children[2]
     first = variant_menu.item.options[0].value  # type: ignore[attr-defined]
-    chosen = pick_from(variant_menu.custom_id.rsplit(":", 1)[1], first, menu)
+    chosen = pick_from(variant_menu.custom_id.rsplit(":", 1)[1], first)
     assert chosen is not None and chosen.cards == decode_counts(first)
     view = private_view(priv, REF, chosen, declare_open=False)
     ids = component_ids(view)
@@ -143,8 +155,8 @@ def test_an_answer_offers_the_cheapest_play_and_pass() -> None:
     top = Play(8, 3)
     legal = [Action.play(p) for p in gen_answers(hand, top, RULES)]
     legal += [Action(ActionKind.PASS), Action(ActionKind.RANG)]
-    menu = build_menu(legal)
-    assert menu.cheapest == Action(ActionKind.PLAY, cards("QQQ"))
+    menu = menu_of(legal)
+    assert menu.suggestions[0].action == Action(ActionKind.PLAY, cards("QQQ"))
     ops = [
         i.rsplit(":", 1)[1]
         for i in component_ids(private_view(snapshot(legal), REF, Pick(), False))
@@ -155,8 +167,8 @@ def test_an_answer_offers_the_cheapest_play_and_pass() -> None:
 
 def test_burn_only_controls() -> None:
     legal = [Action.burn(Play(12, 5)), Action.burn(Play(12, 4, 0, 1))]
-    menu = build_menu(legal)
-    assert menu.cheapest == Action(ActionKind.BURN, cards("QQQQQ"))
+    menu = menu_of(legal)
+    assert menu.suggestions[0].action == Action(ActionKind.BURN, cards("QQQQQ"))
     pick = Pick(rank=12, size=5, cards=cards("QQQQS"))
     view = private_view(snapshot(legal, "burn"), REF, pick, False)
     ops = [i.rsplit(":", 1)[1] for i in component_ids(view)]
@@ -167,11 +179,11 @@ def test_burn_only_controls() -> None:
 
 def test_returning_tribute() -> None:
     legal = [Action(ActionKind.RETURN_TRIBUTE, cards(c), 5) for c in ("33", "34", "44", "3K", "KK")]
-    menu = build_menu(legal)
-    assert menu.returns[5][0] == cards("33")
+    menu = menu_of(legal)
+    assert menu.returns[0].giver == 5 and menu.returns[0].options[0] == cards("33")
     view = private_view(snapshot(legal, "return"), REF, Pick(), False)
     menu_id = view.children[0].custom_id
-    pick = pick_from(menu_id.rsplit(":", 1)[1], encode_counts(cards("34")), menu)
+    pick = pick_from(menu_id.rsplit(":", 1)[1], encode_counts(cards("34")))
     assert pick == Pick(ret_giver=5, ret_cards=cards("34"), ret_page=0)
     view = private_view(snapshot(legal, "return"), REF, pick, False)
     ops = [i.rsplit(":", 1)[1] for i in component_ids(view)]
@@ -202,4 +214,4 @@ def test_bad_action_ops(op: str) -> None:
     ("op", "value"), [("r", "x"), ("n8", "3"), ("v8.3.0", "zz"), ("t5.0", "1"), ("q", "1")]
 )
 def test_bad_menu_picks(op: str, value: str) -> None:
-    assert pick_from(op, value, build_menu([])) is None
+    assert pick_from(op, value) is None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.telegram import picker
 from adapters.telegram.callback import (
     MAX_BYTES,
     ActPress,
@@ -16,11 +15,8 @@ from adapters.telegram.callback import (
 )
 from adapters.telegram.ids import short_id
 from adapters.telegram.views import cards_text
-from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import parse
-from bot.engine.game import legal_plays, new_hand
-from bot.engine.plays import Play
-from bot.engine.rules import make_rules, switch_names
+from bot.engine.rules import switch_names
 
 TID = short_id("tg:-1001234567890:123456", 2**47)
 
@@ -79,33 +75,6 @@ def test_every_settings_payload_fits() -> None:
 def test_malformed_payloads_are_refused(data: str | None) -> None:
     with pytest.raises(BadPayload):
         decode(data)
-
-
-def test_picker_groups_a_real_hand() -> None:
-    rules = make_rules("dagang")
-    state, _ = new_hand(rules, 42, 1)
-    legal = [Action.play(p) for p in legal_plays(state, 1)]
-    options = picker.plays(legal, ActionKind.PLAY)
-    assert len(options) == len(legal)
-    for base in picker.bases(options):
-        for size in picker.sizes(options, base):
-            found = picker.variants(options, base, size)
-            assert found and all(p.base == base and p.size == size for p in found)
-            assert found == sorted(found, key=picker.cost)
-
-
-def test_cheapest_lead_keeps_a_set_together() -> None:
-    options = [Play(5, 1), Play(5, 2), Play(5, 3), Play(9, 1), Play(5, 1, 1)]
-    assert picker.cheapest(options, lead=True) == Play(5, 3)
-    assert picker.cheapest(options, lead=False) == Play(5, 1)
-    answers = [Play(10, 2), Play(9, 1, 1), Play(0, 0, 0, 2, 0), Play(15, 2)]
-    assert picker.cheapest(answers, lead=False) == Play(10, 2)
-
-
-def test_play_of_matches_counts() -> None:
-    for text in ("888SS", "TTTT2", "22SB", "SB", "3333", "A"):
-        counts = parse(text)
-        assert picker.play_of(counts).counts() == counts
 
 
 def test_cards_text_reads_well() -> None:
