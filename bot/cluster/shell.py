@@ -202,7 +202,9 @@ class SharedTableManager(TableManager):
             if cached is not None and cached.run.state is not None and same_deal:
                 state, replayed = cached.run.state, list(cached.log)
             else:
-                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+                state, _ = new_hand(
+                    t.rules, t.hand_seed, t.hand_leader, t.hand_owed, streaks=t.hand_streaks
+                )
                 replayed = []
             for seat, raw in await tx.load_actions(key, t.deal_no, start=len(replayed)):
                 action = Action.from_json(raw)
@@ -260,10 +262,13 @@ class SharedTableManager(TableManager):
             )
         )
         await tx.set_deadline(key, *self._due_of(t))
-        now = self.clock.now()
-        for i, out in enumerate(result.outs):
+        if result.outs:
             # The key makes a message's identity: a step is written once per version.
-            await tx.enqueue(key, f"{key}#{version}.{i}", type(out).__name__, out_to_json(out), now)
+            messages = [
+                (f"{key}#{version}.{i}", type(out).__name__, out_to_json(out))
+                for i, out in enumerate(result.outs)
+            ]
+            await tx.enqueue_many(key, messages, self.clock.now())
         await tx.notify_table(key, version)
         sync.deal, sync.saved = t.deal_no, len(t.log)
         self._versions.pop(key, None)  # until the commit
