@@ -57,21 +57,18 @@ class OutboxRelay:
         sent = 0
         while True:
             async with self.store.transaction() as tx:
+                # Taking (or renewing) the lease proves it is still ours; the attempts are
+                # noted in the same commit, before anything goes out.
                 if not await tx.acquire_lease(
                     chat_key, self.holder, self.now(), self.lease_seconds
                 ):
                     return sent
                 waiting = await tx.unsent(chat_key, self.batch)
+                if waiting:
+                    await tx.mark_sending_many([m.id for m in waiting])
             if not waiting:
                 break
             for message in waiting:
-                async with self.store.transaction() as tx:
-                    # Renewing the lease proves it is still ours before every message.
-                    if not await tx.acquire_lease(
-                        chat_key, self.holder, self.now(), self.lease_seconds
-                    ):
-                        return sent
-                    await tx.mark_sending(message.id)
                 result = await self.deliver(message)
                 async with self.store.transaction() as tx:
                     await tx.mark_sent(message.id, self.now(), result)

@@ -62,7 +62,8 @@ class SharedTableManager(TableManager):
         # commit, so a rolled-back step never passes for the truth.
         self._versions: dict[str, int] = {}
         self._written: dict[str, int] = {}  # versions written by the open transaction
-        self._refreshing: set[asyncio.Task[None]] = set()
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
 
@@ -134,11 +135,20 @@ class SharedTableManager(TableManager):
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
-        if self._versions.get(key) == version or key in self._written:
+        self._newest[key] = max(version, self._newest.get(key, 0))
+        if self._versions.get(key, -1) >= version or key in self._written:
             return  # this worker wrote it, or already has it
-        task = asyncio.get_running_loop().create_task(self.refresh(key))
-        self._refreshing.add(task)
-        task.add_done_callback(self._refreshing.discard)
+        if key not in self._refreshing:
+            task = asyncio.get_running_loop().create_task(self._follow(key))
+            self._refreshing[key] = task
+            task.add_done_callback(lambda _: self._refreshing.pop(key, None))
+
+    async def _follow(self, key: str) -> None:
+        """Reload until this worker's copy is at least as new as the newest it heard of."""
+        for _ in range(5):
+            await self.refresh(key)
+            if key not in self._tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
+                return
 
     async def refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""
@@ -162,9 +172,9 @@ class SharedTableManager(TableManager):
             self._versions.pop(key, None)
             return None
         cached = self._tables.get(key)
-        if cached is not None and self._versions.get(key) == row.version:
-            return cached
-        t = await self._rebuild(tx, key, row)
+        if cached is not None and self._versions.get(key, -1) >= row.version:
+            return cached  # as new as the row (or newer: a read that began before our commit)
+        t = await self._rebuild(tx, key, row, cached)
         self._tables[key] = t
         self._versions[key] = row.version
         self._touched[key] = self.clock.now()
@@ -172,16 +182,29 @@ class SharedTableManager(TableManager):
         self._schedule(t)
         return t
 
-    async def _rebuild(self, tx: StoreTx, key: str, row: StoredTable) -> Table:
-        """The table exactly as the worker that wrote the row left it."""
+    async def _rebuild(
+        self, tx: StoreTx, key: str, row: StoredTable, cached: Table | None
+    ) -> Table:
+        """The table exactly as the worker that wrote the row left it. A cached copy of the
+        same deal (memory holds committed states only) is caught up with the actions it
+        lacks instead of replaying the deal from its first card."""
         record = dict(row.record)
         t = table_from_json(record)
         meta = record.get("meta")
         self._meta[key] = dict(meta) if isinstance(meta, dict) else {}
         if t.status is TableStatus.PLAYING and t.rules is not None:
-            state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
-            replayed: list[tuple[int, Action]] = []
-            for seat, raw in await tx.load_actions(key, t.deal_no):
+            same_deal = (
+                cached is not None
+                and cached.run.state is not None
+                and (cached.match_seed, cached.deal_no, cached.hand_seed)
+                == (t.match_seed, t.deal_no, t.hand_seed)
+            )
+            if cached is not None and cached.run.state is not None and same_deal:
+                state, replayed = cached.run.state, list(cached.log)
+            else:
+                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+                replayed = []
+            for seat, raw in await tx.load_actions(key, t.deal_no, start=len(replayed)):
                 action = Action.from_json(raw)
                 state, _ = apply(state, seat, action)
                 replayed.append((seat, action))
@@ -253,9 +276,11 @@ class SharedTableManager(TableManager):
             self._versions[key] = version
 
     def _rolled_back(self, key: str) -> None:
-        # What memory holds of this table may be what was not committed: read it again.
+        # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
+        if key in self._tables:
+            self._forget(key)
 
     def _due_of(self, t: Table) -> tuple[str, float | None]:
         """The deadline row: when the table next needs the clock (a turn warning first)."""
@@ -305,6 +330,14 @@ class SharedTableManager(TableManager):
             # Written by a newer or broken version: skip it rather than block the chat.
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
-        await self.refresh(out.table)  # the adapter reads the table's snapshot next
+        if self._versions.get(out.table, -1) < _version_of(message.msg_key):
+            await self.refresh(out.table)  # the adapter reads the table's snapshot next
         await self._publish((out,))
         return {"worker": self.worker}
+
+
+def _version_of(msg_key: str) -> int:
+    """The table version a message was written at (``<table>#<version>.<n>``)."""
+    _, _, tail = msg_key.rpartition("#")
+    version, _, _ = tail.partition(".")
+    return int(version) if version.isdigit() else 1 << 62

@@ -236,11 +236,17 @@ class StoreTx:
         )
         return [(str(k), _loads(r)) for k, r in rows]
 
-    async def load_actions(self, table_key: str, deal_no: int) -> list[tuple[int, dict[str, Any]]]:
+    async def load_actions(
+        self, table_key: str, deal_no: int, start: int = 0
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The deal's logged actions, from the ``start``-th on (a worker that holds the
+        first ones already reads only the rest)."""
         rows = await self.tx.fetch(
-            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? ORDER BY idx",
+            "SELECT seat, action FROM actions WHERE table_key = ? AND deal_no = ? AND idx >= ? "
+            "ORDER BY idx",
             table_key,
             deal_no,
+            start,
         )
         return [(int(s), _loads(a)) for s, a in rows]
 
@@ -391,6 +397,13 @@ class StoreTx:
         await self.tx.execute(
             "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
             message_id,
+        )
+
+    async def mark_sending_many(self, message_ids: Sequence[int]) -> None:
+        """``mark_sending`` for a batch, in one statement."""
+        await self.tx.executemany(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ?",
+            [(i,) for i in message_ids],
         )
 
     async def mark_sent(self, message_id: int, now: float, result: dict[str, Any]) -> bool:
