@@ -31,6 +31,7 @@ from .state import SEATS, Tribute
 TRIBUTE_KINDS = ("men", "burn", "point", "luo", "sweep", "mingdian", "yudian")
 MAX_TRIBUTE = 16  # the largest stake (预点 4, doubled 8) with room; a bound, not a rule
 MAX_ACTIONS = 100_000  # a file, not a hand: far above any real hand
+MAX_CARDS = 216  # no deck check in scenarios, but no hand holds more than the whole deck
 DOC_KEYS = frozenset({"rule", "why", "expect", "note", "description"})
 TOP_KEYS = frozenset(
     {"preset", "switches", "hands", "leader", "actions", "tributes", "buy_three", "pre_points"}
@@ -58,6 +59,7 @@ class Problem(StrEnum):
     UNKNOWN_KEY = "unknown_key"
     SIX_HANDS = "six_hands"
     BAD_CARDS = "bad_cards"
+    TOO_MANY_CARDS = "too_many_cards"
     BAD_KIND = "bad_kind"
     SAME_SEAT = "same_seat"
     DUPLICATE = "duplicate"
@@ -217,11 +219,15 @@ def _hands(value: Any, field: str) -> tuple[str, ...]:
     out: list[str] = []
     for i, h in enumerate(hands):
         text = _str(h, f"{field}[{i}]")
+        if len(text) > 4 * MAX_CARDS:  # never parse a huge string
+            raise ScenarioError(f"{field}[{i}]", Problem.TOO_MANY_CARDS, hi=MAX_CARDS)
         try:
-            parse(text)
+            counts = parse(text)
         except GoujiError as err:
             detail = ", ".join(f"{k}={v}" for k, v in sorted(err.params.items())) or err.code.value
             raise ScenarioError(f"{field}[{i}]", Problem.BAD_CARDS, detail=detail) from None
+        if sum(counts) > MAX_CARDS:
+            raise ScenarioError(f"{field}[{i}]", Problem.TOO_MANY_CARDS, hi=MAX_CARDS)
         out.append(text)
     return tuple(out)
 
