@@ -1,4 +1,7 @@
-"""The ``gouji`` command: chat bots when tokens are set, else a table in the terminal."""
+"""The ``gouji`` command line: chat bots when tokens are set, else a table in the terminal.
+
+The platform front ends are passed in by the composition root (``adapters/main.py``, the
+``gouji`` entry point), so bot/ never imports an adapter."""
 
 from __future__ import annotations
 
@@ -7,12 +10,14 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from .ai.levels import LEVELS
 from .engine.rules import PRESET_NAMES
 from .records.cli import COMMANDS as RECORD_COMMANDS
 from .records.cli import add_commands as add_record_commands
+from .service import BotFactory, ChatBot
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,7 +49,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+@dataclass(frozen=True, slots=True)
+class FrontEnds:
+    """What only the adapters can do, as the composition root provides it."""
+
+    console: Callable[[argparse.Namespace], int]  # a table in this terminal
+    watch: Callable[[argparse.Namespace], int]  # six AI seats play one hand
+    records: Callable[[argparse.Namespace], int | None]  # replay / export / watch --record
+    build_bots: BotFactory  # the chat bots whose tokens are set
+
+
+def main(argv: Sequence[str] | None, front: FrontEnds) -> int:
     args = _parser().parse_args(argv)
     if args.command == "referee":
         from .engine.replay import main as referee
@@ -62,13 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         configure_logging(worker_id(), logging.getLevelName(os.environ.get("GOUJI_LOG", "WARNING")))
     if args.command in RECORD_COMMANDS or (args.watch and args.record):
-        from .records.cli import run as run_record_command
-
-        return int(run_record_command(args) or 0)
+        return int(front.records(args) or 0)
     if args.watch:
-        from adapters.console import watch
-
-        return int(asyncio.run(watch(args.preset, args.seed, args.lang, ai_level=args.ai)))
+        return front.watch(args)
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
     if tokens and not args.console:
         from .cluster.worker import ShardsError, parse_shards
@@ -80,17 +91,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"gouji: {err}", file=sys.stderr)
             return 2
         try:
-            return asyncio.run(run_bots(shards))
+            return asyncio.run(run_bots(front.build_bots, shards))
         except StartupError as err:
             print(f"gouji: {err}", file=sys.stderr)
             return 1
-    from adapters.console import ConsoleTable, play
+    return front.console(args)
 
-    table = ConsoleTable(
-        preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
-    )
-    return play(table)
 
+def _needs_adapters(*_: object) -> int:
+    print("gouji: this needs the chat and terminal front ends: run `gouji`", file=sys.stderr)
+    return 2
+
+
+def _no_bots(*_: object) -> list[ChatBot]:
+    return []
+
+
+# ``python -m bot``: the commands that need no front end (referee, render-demo).
+BARE = FrontEnds(
+    console=_needs_adapters, watch=_needs_adapters, records=_needs_adapters, build_bots=_no_bots
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:], BARE))

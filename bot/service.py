@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
@@ -39,40 +40,9 @@ class ChatBot(Protocol):
     async def stop(self) -> None: ...
 
 
-def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
-    """The adapters whose tokens are set in the environment (``shards``: this worker's
-    Discord shard K of N)."""
-    bots: list[ChatBot] = []
-    tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
-    if tg_token:
-        from adapters.telegram import TelegramBot
-
-        bots.append(
-            TelegramBot(
-                manager,
-                tg_token,
-                api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
-                webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
-                webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
-                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
-            )
-        )
-    dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
-    if dc_token:
-        import discord
-
-        from adapters.discord import DiscordBot
-
-        # The bot never joins voice: no "voice will NOT be supported" warnings at start.
-        discord.VoiceClient.warn_nacl = False
-        if hasattr(discord.VoiceClient, "warn_dave"):
-            discord.VoiceClient.warn_dave = False
-
-        guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
-        bots.append(
-            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
-        )
-    return bots
+# The adapters are built by the composition root (``adapters/main.py``): bot/ never
+# imports a platform.
+BotFactory = Callable[[TableManager, "tuple[int, int] | None"], "list[ChatBot]"]
 
 
 def make_manager(store: Store) -> TableManager:
@@ -145,7 +115,7 @@ async def open_store(target: str) -> Store:
     return store
 
 
-async def run_bots(shards: tuple[int, int] | None = None) -> int:
+async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None) -> int:
     store = await open_store(default_store_target())
     started: list[ChatBot] = []
     try:

@@ -260,10 +260,13 @@ class SharedTableManager(TableManager):
             )
         )
         await tx.set_deadline(key, *self._due_of(t))
-        now = self.clock.now()
-        for i, out in enumerate(result.outs):
+        if result.outs:
             # The key makes a message's identity: a step is written once per version.
-            await tx.enqueue(key, f"{key}#{version}.{i}", type(out).__name__, out_to_json(out), now)
+            messages = [
+                (f"{key}#{version}.{i}", type(out).__name__, out_to_json(out))
+                for i, out in enumerate(result.outs)
+            ]
+            await tx.enqueue_many(key, messages, self.clock.now())
         await tx.notify_table(key, version)
         sync.deal, sync.saved = t.deal_no, len(t.log)
         self._versions.pop(key, None)  # until the commit

@@ -1,12 +1,11 @@
 """The record subcommands of ``gouji``: ``replay FILE`` and ``export``, and ``--record``.
 
-Only argparse here; the terminal work is in ``adapters.console.replay`` (imported when used,
-so ``gouji referee`` stays light)."""
+Only argparse here; the composition root (``adapters/main.py``) runs them with the terminal
+work of ``adapters.console.replay``."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 COMMANDS = ("replay", "export")
@@ -28,17 +27,3 @@ def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
     ex.add_argument("--match", action="store_true", help="add the later hands of its match")
     ex.add_argument("--out", default=None, help="file to write (default: standard output)")
     ex.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
-
-
-def run(args: argparse.Namespace) -> int | None:
-    """Run a record command; None when ``args`` is not one."""
-    from adapters.console.replay import export_main, replay_main, watch_and_record
-
-    lang = getattr(args, "rec_lang", None) or args.lang
-    if args.command == "replay":
-        return replay_main(args.file, lang, show_all=args.all)
-    if args.command == "export":
-        return asyncio.run(export_main(args.db, args.group, args.hand, args.match, args.out, lang))
-    if args.watch and args.record:
-        return asyncio.run(watch_and_record(args.preset, args.seed, lang, args.record))
-    return None

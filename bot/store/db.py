@@ -335,6 +335,16 @@ class StoreTx:
         )
         return bool(rows)
 
+    async def enqueue_many(
+        self, chat_key: str, messages: Sequence[tuple[str, str, dict[str, Any]]], now: float
+    ) -> None:
+        """``enqueue`` for a step's messages (msg_key, kind, payload), in one statement."""
+        await self.tx.executemany(
+            "INSERT INTO outbox (chat_key, msg_key, kind, payload, created) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (msg_key) DO NOTHING",
+            [(chat_key, k, kind, _dumps(p), float(now)) for k, kind, p in messages],
+        )
+
     async def acquire_lease(self, chat_key: str, holder: str, now: float, ttl: float) -> bool:
         """Become (or stay) the one sender of a chat until ``now + ttl``; False if another
         holder's lease has not run out."""

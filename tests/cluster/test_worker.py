@@ -8,7 +8,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.__main__ import main
+from adapters.main import main
 from bot.cluster import ShardsError, parse_shards
 from bot.service import start_health
 from bot.store import Store

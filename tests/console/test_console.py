@@ -208,7 +208,7 @@ def test_ctrl_c_ends_the_match_like_q(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GOUJI_")}
     env["PYTHONUNBUFFERED"] = "1"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--seed", "7", "--hands", "1"],
+        [sys.executable, "-m", "adapters.main", "--seed", "7", "--hands", "1"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -8,7 +8,7 @@ import pytest
 
 from adapters.discord import DiscordBot
 from adapters.discord.app import GoujiClient
-from bot.service import build_bots
+from adapters.main import build_bots
 from bot.table import TableManager
 
 from .fake import GUILD_ID

@@ -279,7 +279,7 @@ def test_module_entry_point_never_tracebacks(tmp_path: Path) -> None:
 
 
 def test_gouji_referee_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.__main__ import main as gouji
+    from adapters.main import main as gouji
 
     path = tmp_path / "s.json"
     path.write_text(json.dumps(_with(switches=[])), encoding="utf-8")

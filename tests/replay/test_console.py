@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from adapters.console.replay import replay_main, watch_and_record
-from bot.__main__ import main as gouji
+from adapters.main import main as gouji
 from bot.records import HandRecord
 from bot.records.replay import replay
 from bot.records.steps import frames

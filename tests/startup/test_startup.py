@@ -24,7 +24,7 @@ DEADLINE = 20.0  # seconds the subprocess may take at most (the fix exits in abo
 # Runs gouji with discord.py's API base moved to a loopback address first.
 DISCORD_AT = (
     "import sys, discord.http as h; h.Route.BASE = sys.argv[1] + '/api/v10'; "
-    "from bot.__main__ import main; sys.exit(main(sys.argv[2:]))"
+    "from adapters.main import main; sys.exit(main(sys.argv[2:]))"
 )
 
 
@@ -99,7 +99,7 @@ def _one_line(stderr: str) -> str:
 
 def test_wrong_telegram_token(tmp_path: Path, fake_api: str) -> None:
     env = _env(tmp_path, GOUJI_TELEGRAM_TOKEN="123:wrong", GOUJI_TELEGRAM_API_URL=fake_api)
-    code, err, took = _run([sys.executable, "-m", "bot"], env, tmp_path)
+    code, err, took = _run([sys.executable, "-m", "adapters.main"], env, tmp_path)
     assert code != 0
     line = _one_line(err)
     assert "Telegram" in line and "GOUJI_TELEGRAM_TOKEN" in line
@@ -109,7 +109,7 @@ def test_wrong_telegram_token(tmp_path: Path, fake_api: str) -> None:
 
 def test_telegram_unreachable(tmp_path: Path, closed_port: str) -> None:
     env = _env(tmp_path, GOUJI_TELEGRAM_TOKEN="123:abc", GOUJI_TELEGRAM_API_URL=closed_port)
-    code, err, _ = _run([sys.executable, "-m", "bot"], env, tmp_path)
+    code, err, _ = _run([sys.executable, "-m", "adapters.main"], env, tmp_path)
     assert code != 0
     assert "Telegram" in _one_line(err)
 
@@ -135,7 +135,7 @@ def test_database_cannot_be_opened(tmp_path: Path, fake_api: str) -> None:
     blocker.write_text("not a folder")
     env = _env(tmp_path, GOUJI_TELEGRAM_TOKEN="123:abc", GOUJI_TELEGRAM_API_URL=fake_api)
     env["GOUJI_DB"] = str(blocker / "gouji.sqlite3")
-    code, err, _ = _run([sys.executable, "-m", "bot"], env, tmp_path)
+    code, err, _ = _run([sys.executable, "-m", "adapters.main"], env, tmp_path)
     assert code != 0
     line = _one_line(err)
     assert "database" in line and str(blocker) in line

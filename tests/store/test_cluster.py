@@ -184,3 +184,16 @@ async def test_one_sender_per_chat_and_nothing_sent_twice(store: Store, other: S
         assert await tx.acquire_lease("g1", "w1", now=18.0, ttl=5.0)
         assert await tx.sent_result("k0") is None  # pruned
         assert [m.msg_key for m in await tx.unsent("g1")] == ["k2"]
+
+
+async def test_a_steps_messages_queue_in_one_statement_once(store: Store) -> None:
+    batch = [("t#1.0", "TableChanged", {"i": 0}), ("t#1.1", "Notice", {"i": 1})]
+    async with store.transaction() as tx:
+        await tx.enqueue_many("t", batch, 1.0)
+        await tx.enqueue_many("t", batch, 2.0)  # the same step again: nothing new
+    async with store.transaction(readonly=True) as tx:
+        queued = await tx.unsent("t")
+    assert [(m.msg_key, m.kind, m.payload) for m in queued] == [
+        ("t#1.0", "TableChanged", {"i": 0}),
+        ("t#1.1", "Notice", {"i": 1}),
+    ]

@@ -8,9 +8,9 @@ import socket
 import httpx
 import pytest
 
+from adapters.main import build_bots
 from adapters.telegram import TelegramBot
 from adapters.telegram.app import api_urls
-from bot.service import build_bots
 from bot.table import ChatRef, TableManager
 
 from .harness import GROUP_ID, TOKEN, USERS, Harness

@@ -1,0 +1,95 @@
+"""The composition root: the ``gouji`` command wires the platform adapters to bot/.
+
+bot/ knows no platform; this module is the one place that imports both. It builds the
+chat bots whose tokens are set, the terminal table and the record commands, and hands
+them to the command line in ``bot.__main__`` (see docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+
+from bot.__main__ import FrontEnds
+from bot.__main__ import main as run_command_line
+from bot.service import ChatBot
+from bot.table import TableManager
+
+
+def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
+    """The adapters whose tokens are set in the environment (``shards``: this worker's
+    Discord shard K of N)."""
+    bots: list[ChatBot] = []
+    tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
+    if tg_token:
+        from .telegram import TelegramBot
+
+        bots.append(
+            TelegramBot(
+                manager,
+                tg_token,
+                api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
+                webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
+                webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
+            )
+        )
+    dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
+    if dc_token:
+        import discord
+
+        from .discord import DiscordBot
+
+        # The bot never joins voice: no "voice will NOT be supported" warnings at start.
+        discord.VoiceClient.warn_nacl = False
+        if hasattr(discord.VoiceClient, "warn_dave"):
+            discord.VoiceClient.warn_dave = False
+
+        guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
+        bots.append(
+            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
+        )
+    return bots
+
+
+def console(args: argparse.Namespace) -> int:
+    from .console import ConsoleTable, play
+
+    table = ConsoleTable(
+        preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
+    )
+    return play(table)
+
+
+def watch(args: argparse.Namespace) -> int:
+    from .console import watch as watch_hand
+
+    return int(asyncio.run(watch_hand(args.preset, args.seed, args.lang, ai_level=args.ai)))
+
+
+def records(args: argparse.Namespace) -> int | None:
+    """Run a record command; None when ``args`` is not one."""
+    from .console.replay import export_main, replay_main, watch_and_record
+
+    lang = getattr(args, "rec_lang", None) or args.lang
+    if args.command == "replay":
+        return replay_main(args.file, lang, show_all=args.all)
+    if args.command == "export":
+        return asyncio.run(export_main(args.db, args.group, args.hand, args.match, args.out, lang))
+    if args.watch and args.record:
+        return asyncio.run(watch_and_record(args.preset, args.seed, lang, args.record))
+    return None
+
+
+FRONT_ENDS = FrontEnds(console=console, watch=watch, records=records, build_bots=build_bots)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command_line(argv, FRONT_ENDS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
