@@ -202,7 +202,9 @@ class SharedTableManager(TableManager):
             if cached is not None and cached.run.state is not None and same_deal:
                 state, replayed = cached.run.state, list(cached.log)
             else:
-                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+                state, _ = new_hand(
+                    t.rules, t.hand_seed, t.hand_leader, t.hand_owed, streaks=t.hand_streaks
+                )
                 replayed = []
             for seat, raw in await tx.load_actions(key, t.deal_no, start=len(replayed)):
                 action = Action.from_json(raw)

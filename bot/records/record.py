@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of
-from ..engine.state import HandState, Tribute
+from ..engine.state import NO_STREAKS, HandState, Tribute
 
 # 2: the record carries match_id, owed, overrides, names and the final object, and voided
 # hands are recorded too. Records of format 1 (places, seed, actions) still load.
@@ -44,6 +44,7 @@ def record_json(
         "seed": seed,
         "leader": leader,
         "owed": [t.to_json() for t in owed],
+        "streaks": list(state.streaks),
         "preset": rules.preset,
         "overrides": overrides_of(rules),
         "names": list(names),
@@ -81,6 +82,7 @@ class HandRecord:
     actions: tuple[tuple[int, Action], ...]
     final: Mapping[str, Any] | None
     knows_owed: bool  # format 1 did not keep the tributes given at the start
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks the hand was dealt with
 
     @staticmethod
     def from_json(raw: Mapping[str, Any], number: int = 0) -> HandRecord:
@@ -109,4 +111,5 @@ class HandRecord:
             actions=tuple((int(s), Action.from_json(a)) for s, a in raw.get("actions") or ()),
             final=raw.get("final"),
             knows_owed="owed" in raw or int(raw.get("hand_no", 0)) <= 1,
+            streaks=tuple(int(n) for n in raw.get("streaks") or NO_STREAKS),
         )

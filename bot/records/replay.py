@@ -59,7 +59,7 @@ def replay(rec: HandRecord) -> Replayed:
         raise RecordError(
             RecordCode.INCOMPLETE, rec.number, "(stored before records kept tributes)"
         )
-    state, start_events = new_hand(rec.rules, rec.seed, rec.leader, rec.owed)
+    state, start_events = new_hand(rec.rules, rec.seed, rec.leader, rec.owed, streaks=rec.streaks)
     dealt = {e.seat: str(e.get("cards")) for e in start_events if e.kind is EventKind.DEALT}
     if any(dealt.get(s) is None for s in SEATS):
         raise RecordError(RecordCode.DOES_NOT_REPLAY, rec.number, "(no dealt hands)")

@@ -380,7 +380,9 @@ class TableManager:
     async def _replay(self, t: Table) -> Table:
         assert self.store is not None and t.rules is not None
         actions = await self.store.load_actions(t.key, t.deal_no)
-        state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, t.hand_owed)
+        state, _ = new_hand(
+            t.rules, t.hand_seed, t.hand_leader, t.hand_owed, streaks=t.hand_streaks
+        )
         log_: list[tuple[int, Action]] = []
         for seat, raw in actions:
             action = Action.from_json(raw)

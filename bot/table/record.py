@@ -14,7 +14,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of
-from ..engine.state import HandResult, HandState, Tribute
+from ..engine.state import NO_STREAKS, STREAK_EXEMPT, HandResult, HandState, Tribute
 from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
 from .outputs import Deadline
 
@@ -62,6 +62,7 @@ class Table:
     hand_seed: int = 0
     hand_leader: int = 0
     hand_owed: tuple[Tribute, ...] = ()
+    hand_streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks the current hand was dealt with
     rules: Rules | None = None
     turn_seconds: int = 45
     version: int = 0
@@ -120,6 +121,7 @@ class Table:
             "hand_seed": self.hand_seed,
             "hand_leader": self.hand_leader,
             "hand_owed": [t.to_json() for t in self.hand_owed],
+            "hand_streaks": list(self.hand_streaks),
             "rules": None if rules is None else {"preset": rules.preset, **overrides_of(rules)},
             "turn_seconds": self.turn_seconds,
             "version": self.version,
@@ -155,6 +157,7 @@ def table_from_json(rec: dict[str, Any]) -> Table:
             Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
             for x in rec.get("hand_owed", [])
         ),
+        hand_streaks=_streaks(rec.get("hand_streaks")),
         rules=make_rules(rules.pop("preset"), rules) if rules else None,
         turn_seconds=int(rec.get("turn_seconds", settings.turn_seconds)),
         version=int(rec.get("version", 0)),
@@ -162,3 +165,14 @@ def table_from_json(rec: dict[str, Any]) -> Table:
         declare_open=bool(rec.get("declare_open", False)),
         ready=frozenset(rec.get("ready", [])),
     )
+
+
+def _streaks(raw: Any) -> tuple[int, ...]:
+    """Stored 点 streaks; a record from before they were kept (or a bad one) has none."""
+    if (
+        isinstance(raw, list)
+        and len(raw) == 6
+        and all(type(n) is int and 0 <= n <= STREAK_EXEMPT for n in raw)
+    ):
+        return tuple(raw)
+    return NO_STREAKS

@@ -55,3 +55,27 @@ async def test_matches_replay_identically_from_the_seed(make_manager, clock) -> 
         await run_to_end(m, clock)
         logs.append([(s, a) for s, a in m.tables[CHAT.key].log])
     assert logs[0] == logs[1] and len(logs[0]) > 30
+
+
+async def test_point_streaks_carry_from_hand_to_hand(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
+    m, rec = make_manager(seed=7)
+    set_settings(m, preset="qingdao", point_streak=True, match_hands=3)
+    assert (await m.handle(OpenTable(chat=CHAT, actor=ADMIN, sit=False))).ok
+    await m.handle(AddBots(chat=CHAT, actor=ADMIN, count=6))
+    assert (await m.handle(Start(chat=CHAT, actor=ADMIN))).ok
+    await run_to_end(m, clock)
+    t = live(m, CHAT.key)
+    results = [o.result for o in rec.outs if isinstance(o, HandFinished)]
+    st = t.state
+    assert st is not None and len(results) == 3
+    # The last hand was dealt with the streaks the hand before it returned ...
+    assert st.streaks == results[1].streaks
+    assert t.hand_streaks == results[2].streaks  # kept for a next match hand
+    from bot.table.record import table_from_json
+
+    assert table_from_json(t.to_json()).hand_streaks == t.hand_streaks  # survives a restart
+    # ... and its 点贡 follows them: 1, 2 or 3 cards, none from an exempt seat.
+    for tr in results[2].tributes:
+        if tr.kind == "point":
+            assert tr.count == st.streaks[tr.giver - 1] + 1
+    assert any(results[i].streaks != (0,) * 6 for i in range(3))

@@ -40,7 +40,7 @@ def deal(c: Ctx) -> None:
     t.hand_seed = (t.match_seed * 1_000_003 + t.deal_no) % (1 << 62)
     leader = t.next_leader if t.next_leader is not None else first_leader(t.hand_seed)
     t.hand_leader = leader
-    state, events = new_hand(t.rules, t.hand_seed, leader, t.hand_owed)
+    state, events = new_hand(t.rules, t.hand_seed, leader, t.hand_owed, streaks=t.hand_streaks)
     t.run.state = state
     t.log = ()
     t.status = TableStatus.PLAYING
@@ -228,6 +228,7 @@ def finish_hand(c: Ctx) -> None:
     t.run.last_result = res
     record = _hand_record(c)  # before hand_owed moves on to the next hand
     t.hand_owed = res.tributes
+    t.hand_streaks = res.streaks  # a voided hand keeps them (RULES §10)
     t.next_leader = next_leader(st)
     c.finished.append(FinishedHand(t.deal_no, record, _players(c)))
     c.outs.append(HandFinished(t.key, t.match.hand_no, totals, res))
