@@ -199,3 +199,28 @@ def _tribute_row(
     draw_text(d, (x, cy), ellipsize(seat_name(names, receiver, lang), 26, 220), 26, WHITE)
     right = f"{cards_label(count, lang)}  {tribute_label(kind, lang)}"
     draw_text(d, (WIDTH - MARGIN - 24, cy), right, 26, SOFT, anchor="r")
+
+
+def result_png(
+    result: HandResult,
+    names: Sequence[str],
+    totals: tuple[int, int],
+    lang: str,
+    hand_no: int,
+    preset: str | None,
+    sweep_multiplier: int | None,
+) -> bytes:
+    """The result image as PNG bytes, as every chat platform posts it."""
+    from .style import to_png
+
+    image = render_result(
+        result,
+        names,
+        totals,
+        lang,
+        hand_no=hand_no,
+        preset=preset,
+        sweep_multiplier=sweep_multiplier,
+    )
+    png: bytes = to_png(image)
+    return png

@@ -14,6 +14,7 @@ import discord
 
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import has_text, preset_name, t
+from bot.present.stats import leaderboard_lines
 from bot.table import (
     Act,
     Actor,
@@ -235,20 +236,7 @@ class Controller:
         if not rows:
             await interaction.followup.send(t("dc_no_stats", lang))
             return
-        lines = [t("dc_stats_title", lang)]
-        for i, r in enumerate(rows, start=1):
-            lines.append(
-                t(
-                    "dc_stats_line",
-                    lang,
-                    i=i,
-                    name=r.name,
-                    points=r.points,
-                    hands=r.hands,
-                    firsts=r.firsts,
-                    lasts=r.lasts,
-                )
-            )
+        lines = [t("dc_stats_title", lang), *leaderboard_lines(rows, lang)]
         await interaction.followup.send(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )

@@ -9,10 +9,11 @@ from collections.abc import Callable
 import discord
 from PIL import Image
 
+import render
 from bot.engine.cards import Counts
 from bot.engine.state import HandResult
 from bot.table import PrivateSnapshot, TableSnapshot
-from render import render_hand, render_result, render_table, to_png
+from render import render_hand, render_table, to_png
 
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
@@ -66,14 +67,5 @@ async def result_png(
     preset: str | None,
     sweep_multiplier: int | None,
 ) -> bytes:
-    return await _png(
-        lambda: render_result(
-            result,
-            names,
-            totals,
-            lang,
-            hand_no=hand_no,
-            preset=preset,
-            sweep_multiplier=sweep_multiplier,
-        )
-    )
+    args = (result, names, totals, lang, hand_no, preset, sweep_multiplier)
+    return await asyncio.to_thread(render.result_png, *args)

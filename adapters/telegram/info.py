@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.engine.rules import make_rules, overrides_of
 from bot.i18n import preset_name, t
+from bot.present.stats import leaderboard_lines
 from bot.table import ChatRef, GroupSettings, TableManager
 
 
@@ -62,18 +63,5 @@ async def stats_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
     rows = await manager.leaderboard(chat.group_key)
     if not rows:
         return t("tg_stats_empty", lang)
-    lines = [t("tg_stats_head", lang)]
-    for i, row in enumerate(rows, start=1):
-        lines.append(
-            t(
-                "tg_stats_line",
-                lang,
-                i=i,
-                name=row.name,
-                points=row.points,
-                hands=row.hands,
-                firsts=row.firsts,
-                lasts=row.lasts,
-            )
-        )
+    lines = [t("tg_stats_head", lang), *leaderboard_lines(rows, lang)]
     return "\n".join(lines)

@@ -265,16 +265,6 @@ class PillowRenderer:
         preset: str,
         sweep_multiplier: int | None,
     ) -> bytes:
-        from render import render_result, to_png
+        from render import result_png
 
-        img = render_result(
-            result,
-            names,
-            totals,
-            lang,
-            hand_no=hand_no,
-            preset=preset,
-            sweep_multiplier=sweep_multiplier,
-        )
-        png: bytes = to_png(img)
-        return png
+        return result_png(result, names, totals, lang, hand_no, preset, sweep_multiplier)
