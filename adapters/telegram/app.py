@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from urllib.parse import urlparse
 
 from telegram import BotCommand
@@ -15,7 +16,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 from telegram.request import BaseRequest
 
 from bot.i18n import t
-from bot.table import Clock, TableManager
+from bot.table import Clock, SystemClock, TableManager
 
 from .book import MessageBook
 from .context import Context
@@ -25,7 +26,8 @@ from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
 from .records import RecordChat
-from .sender import Sender
+from .sender import GROUP_TABLE_INTERVAL, Sender
+from .sendlog import TableMetaMemory
 from .settings_menu import SettingsMenu
 from .views import PillowRenderer, Renderer
 
@@ -110,7 +112,10 @@ class TelegramBot:
             builder = builder.request(request).get_updates_request(request)
         self.app = builder.build()
         clock = clock or manager.clock
-        self.sender = Sender(clock)
+        # The budget remembers call times across a restart in wall-clock seconds; a fake
+        # clock in tests stands for both.
+        wall = time.time if isinstance(clock, SystemClock) else clock.now
+        self.sender = Sender(clock, memory=TableMetaMemory(manager), wall=wall)
         self.ctx = Context(
             manager=manager,
             sender=self.sender,
@@ -118,6 +123,7 @@ class TelegramBot:
             book=MessageBook(manager),
             renderer=renderer or PillowRenderer(),
             clock=clock,
+            table_interval=GROUP_TABLE_INTERVAL,
         )
         self.publisher = Publisher(self.ctx)
         menu = SettingsMenu(self.ctx)

@@ -59,6 +59,9 @@ class Context:
     bot: Bot | None = None
     dm_ok: set[str] = field(default_factory=set)
     notices: dict[str, deque[str]] = field(default_factory=dict)
+    # Settings menus sent to an admin's private chat: (chat, message) -> the group they set.
+    private_menus: dict[tuple[int, int], ChatRef] = field(default_factory=dict)
+    group_titles: dict[int, str] = field(default_factory=dict)
     _admins: dict[tuple[int, int], tuple[bool, float]] = field(default_factory=dict)
 
     @property
@@ -96,8 +99,10 @@ class Context:
         text: str,
         reply_to: int | None = None,
         markup: InlineKeyboardMarkup | None = None,
+        urgent: bool = False,
     ) -> None:
-        """Queue a group message (it counts against the group's budget)."""
+        """Queue a group message (it counts against the group's budget); ``urgent`` ones
+        (报户 answers, match ends, alerts before a turn) go before replies and table edits."""
         chat_id = int(chat.chat_id)
         thread = int(chat.thread_id) if chat.thread_id else None
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
@@ -112,7 +117,7 @@ class Context:
             )
             return True
 
-        self.sender.post(chat_id, job)
+        self.sender.post(chat_id, job, urgent=urgent)
 
     def tell(self, user_id: str, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Queue a private message to a player."""

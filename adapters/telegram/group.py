@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 SILENT_OK = frozenset({"started", "table_shown", "table_opened", "count_posted", "match_stopped"})
+# Lobby changes the table message shows: a line in its caption, not a reply of its own
+# (each reply would spend one of the group's 20 calls a minute).
+LOBBY_LINES = frozenset({"joined", "left", "bots_added", "bot_removed", "swapped", "kicked"})
 
 
 def _int_arg(args: list[str], lo: int, hi: int) -> int | None:
@@ -66,11 +69,18 @@ class GroupCommands:
             self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
             return None
         chat = chat_of(message)
+        if message.chat.title:
+            self.ctx.group_titles[message.chat.id] = message.chat.title
         return message, user, chat, await self.ctx.lang(chat)
 
     def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: str) -> None:
         if reply.ok and reply.key in SILENT_OK:
             return  # the table message or a notice shows it
+        if reply.ok and reply.key in LOBBY_LINES:
+            user = message.from_user
+            name = user.full_name if user is not None else ""
+            self.pub.table_line(chat.key, f"{name} · {reply_text(reply, lang)}")
+            return
         self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
 
     async def _admin(self, message: Message, user: User) -> bool:
@@ -203,7 +213,16 @@ class GroupCommands:
             return
         args = context.args or []
         if not args:
-            await self.menu.open(chat, message.message_id)
+            # The menu goes to the admin's private chat: its screens and edits then cost
+            # the group nothing. An anonymous admin, or one who never opened the bot,
+            # gets it in the group.
+            private = not self._anonymous(message) and await self.ctx.probe_dm(
+                str(user.id), t("tg_dm_hello", lang)
+            )
+            if private:
+                await self.menu.open_private(chat, user.id)
+            else:
+                await self.menu.open(chat, message.message_id)
             return
         if len(args) < 2:
             self.ctx.say(chat, t("tg_usage_settings", lang), reply_to=message.message_id)

@@ -67,10 +67,12 @@ class Publisher:
                     self._declare_changed(snap)
                 self.touch_table(key)
             case Notice(key="count_answer"):
-                self.ctx.say(chat, notice_text(out, lang))
+                self.ctx.say(chat, notice_text(out, lang), urgent=True)
             case Notice(minor=False):
-                text = notice_text(out, lang)
-                self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
+                lines = self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES))
+                if out.key == "hand_started":
+                    lines.clear()  # the lobby's or the last hand's lines are done with
+                lines.append(notice_text(out, lang))
                 self.touch_table(key)
             case Notice():
                 pass  # plays and passes: the table image shows them
@@ -79,7 +81,9 @@ class Publisher:
                     self._post_result(snap, out)
             case MatchOver(totals=(a, b), stopped=stopped):
                 self.ctx.say(
-                    chat, t("tg_match_stopped" if stopped else "match_over", lang, a=a, b=b)
+                    chat,
+                    t("tg_match_stopped" if stopped else "match_over", lang, a=a, b=b),
+                    urgent=True,
                 )
             case PrivateNote(user=user):
                 self.ctx.tell(user, note_text(out, lang))
@@ -123,9 +127,14 @@ class Publisher:
             )
             return True
 
-        self.ctx.sender.post(chat_id, job)
+        self.ctx.sender.post(chat_id, job, urgent=True)
 
     # -- the table message ---------------------------------------------------------------
+    def table_line(self, key: str, text: str) -> None:
+        """A short public line under the table picture (e.g. who sat down)."""
+        self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
+        self.touch_table(key)
+
     def touch_table(self, key: str, repost: bool = False) -> None:
         if repost:
             self._repost.add(key)
@@ -294,7 +303,8 @@ class Publisher:
         lang = snap.settings.lang
         name = next((s.name for s in snap.seats if s is not None and s.user_id == user), user)
         button = link_keyboard(t("tg_btn_open_bot", lang), self.ctx.deep_link(f"h_{tid}"))
-        self.ctx.say(ChatRef.from_key(snap.key), t("tg_dm_blocked", lang, name=name), markup=button)
+        chat = ChatRef.from_key(snap.key)
+        self.ctx.say(chat, t("tg_dm_blocked", lang, name=name), markup=button, urgent=True)
 
 
 def _thread(chat: ChatRef) -> int | None:

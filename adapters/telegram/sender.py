@@ -1,13 +1,21 @@
 """Every message and edit the bot makes in a chat goes through one Sender.
 
 Telegram allows a group about 20 messages a minute; past that it answers 429 and can
-mute the bot for a while. So each group has a budget (a sliding window of the calls
-actually made), messages wait in a queue, and the table image is a *slot*: a job that
-always renders the latest snapshot when it runs, at most once per interval, however many
-changes came in between. A 429 pauses the whole chat for its ``retry_after``.
+mute the bot for a while. So each group spends from one ``RateBudget`` (adapters/budget.py)
+shared by everything that writes there: a call counts once it has been made, and the
+recent call times are kept with the table so a restart does not reset the window.
 
-Time comes from an injected clock: production wakes itself with ``run()``; tests move a
-fake clock and call ``pump()``.
+Within a chat, work goes out by priority:
+
+1. urgent messages (报户 answers, hand results, the end of a match, a player who must
+   open the bot before their turn) — they may spend the whole budget;
+2. replies to commands, in order — they leave ``reserve`` calls for the urgent ones;
+3. *slots*: coalesced edits (the table message, a settings menu). A slot is a job that
+   always renders the latest state when it runs, at most once per interval, however
+   many changes came in between; it also leaves ``reserve`` calls unspent.
+
+A 429 pauses the whole chat for its ``retry_after``. Time comes from an injected clock:
+production wakes itself with ``run()``; tests move a fake clock and call ``pump()``.
 """
 
 from __future__ import annotations
@@ -26,10 +34,18 @@ from telegram.error import RetryAfter, TelegramError
 
 from bot.table import Clock
 
+from ..budget import BudgetMemory, RateBudget
+
 log = logging.getLogger(__name__)
 
 # A job makes at most one Bot API call and says whether it made one.
 Job = Callable[[], Awaitable[bool]]
+
+GROUP_LIMIT = 20  # calls per group in any rolling minute (Telegram's documented figure)
+GROUP_WINDOW = 60.0
+GROUP_RESERVE = 2  # calls of each window kept for urgent messages
+# The table message's pace: the budget left after the reserve, spread over the window.
+GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
 
 @dataclass
@@ -44,10 +60,14 @@ class _Slot:
 class _Lane:
     chat_id: int
     limited: bool
-    sent: deque[float] = field(default_factory=deque)
+    urgent: deque[Job] = field(default_factory=deque)
     queue: deque[Job] = field(default_factory=deque)
     slots: dict[Hashable, _Slot] = field(default_factory=dict)
     blocked_until: float = -math.inf
+    slot_sent: deque[float] = field(default_factory=deque)  # when edits (slots) made calls
+
+    def busy(self) -> bool:
+        return bool(self.urgent or self.queue or any(s.dirty for s in self.slots.values()))
 
 
 def _retry_seconds(err: RetryAfter) -> float:
@@ -63,14 +83,18 @@ class Sender:
     def __init__(
         self,
         clock: Clock,
-        group_limit: int = 20,
-        window: float = 60.0,
+        group_limit: int = GROUP_LIMIT,
+        window: float = GROUP_WINDOW,
         queue_cap: int = 40,
+        reserve: int = GROUP_RESERVE,
+        memory: BudgetMemory | None = None,
+        wall: Callable[[], float] | None = None,
     ) -> None:
         self.clock = clock
-        self.group_limit = group_limit
-        self.window = window
+        self.reserve = reserve
         self.queue_cap = queue_cap
+        wall = wall or clock.now
+        self.budget = RateBudget(group_limit, window, clock, memory, wall)
         self._lanes: dict[int, _Lane] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -83,14 +107,15 @@ class Sender:
             lane = self._lanes[chat_id] = _Lane(chat_id, limited=chat_id < 0)
         return lane
 
-    def post(self, chat_id: int, job: Job) -> None:
-        """A message to send in order (replies, results, notices)."""
+    def post(self, chat_id: int, job: Job, urgent: bool = False) -> None:
+        """A message to send in order (replies; ``urgent``: answers, results, alerts)."""
         lane = self._lane(chat_id)
-        if len(lane.queue) >= self.queue_cap:
+        queue = lane.urgent if urgent else lane.queue
+        if len(queue) >= self.queue_cap:
             # A flood of commands must not grow without bound; the oldest reply goes.
-            lane.queue.popleft()
-            log.info("chat %s: reply queue full, dropped the oldest", chat_id)
-        lane.queue.append(job)
+            queue.popleft()
+            log.info("chat %s: queue full, dropped the oldest message", chat_id)
+        queue.append(job)
         self.notify()
 
     def touch(self, chat_id: int, slot: Hashable, job: Job, interval: float) -> None:
@@ -107,13 +132,10 @@ class Sender:
         self.notify()
 
     def pending(self) -> bool:
-        return any(
-            lane.queue or any(s.dirty for s in lane.slots.values()) for lane in self._lanes.values()
-        )
+        return any(lane.busy() for lane in self._lanes.values())
 
     def calls_in_window(self, chat_id: int) -> int:
-        lane = self._lanes.get(chat_id)
-        return len(lane.sent) if lane else 0
+        return self.budget.used(chat_id) if chat_id < 0 else 0
 
     # -- the pump -----------------------------------------------------------------------
     async def pump(self) -> float | None:
@@ -122,10 +144,18 @@ class Sender:
         await asyncio.gather(*(self._drain(lane) for lane in list(self._lanes.values())))
         return self._next_delay()
 
-    def _next_job(self, lane: _Lane, now: float) -> tuple[Job, _Slot | None] | None:
+    def _allows(self, lane: _Lane, reserve: int) -> bool:
+        return not lane.limited or self.budget.allows(lane.chat_id, reserve)
+
+    def _next_job(self, lane: _Lane, now: float) -> tuple[Job, deque[Job] | _Slot] | None:
+        if lane.urgent and self._allows(lane, 0):
+            return lane.urgent.popleft(), lane.urgent
+        if not self._allows(lane, self.reserve):
+            return None
         if lane.queue:
-            return lane.queue.popleft(), None
-        due = [s for s in lane.slots.values() if s.dirty and s.last + s.interval <= now]
+            return lane.queue.popleft(), lane.queue
+        pace = self._pace(lane)
+        due = [s for s in lane.slots.values() if s.dirty and s.last + max(s.interval, pace) <= now]
         if not due:
             return None
         slot = min(due, key=lambda s: s.last)
@@ -133,53 +163,80 @@ class Sender:
         slot.last = now
         return slot.job, slot
 
+    def _pace(self, lane: _Lane) -> float:
+        """The least time between two edits in a group: what the window has left once
+        the reserve and the other messages in it (answers, replies) are counted, spread
+        evenly over the window. Edits at this pace leave room for the others instead of
+        running into the limit, where the next edit would wait for the oldest call to
+        leave the window (the long freeze after a burst)."""
+        if not lane.limited:
+            return 0.0
+        window = self.budget.window
+        cutoff = self.clock.now() - window
+        while lane.slot_sent and lane.slot_sent[0] <= cutoff:
+            lane.slot_sent.popleft()
+        others = self.budget.used(lane.chat_id) - len(lane.slot_sent)
+        share = self.budget.limit - self.reserve - max(0, others)
+        return window / max(1, share)
+
     async def _drain(self, lane: _Lane) -> None:
         while True:
             now = self.clock.now()
             if now < lane.blocked_until:
                 return
-            if lane.limited:
-                while lane.sent and lane.sent[0] <= now - self.window:
-                    lane.sent.popleft()
-                if len(lane.sent) >= self.group_limit:
-                    return
             picked = self._next_job(lane, now)
             if picked is None:
                 return
-            job, slot = picked
+            job, source = picked
             made = True
             try:
                 made = await job()
             except RetryAfter as err:
                 wait = _retry_seconds(err)
                 lane.blocked_until = self.clock.now() + wait
-                if slot is not None:
-                    slot.dirty = True
+                if isinstance(source, _Slot):
+                    source.dirty = True
                 else:
-                    lane.queue.appendleft(job)
+                    source.appendleft(job)
                 log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
             except TelegramError as err:
                 log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
             except Exception:
                 log.exception("chat %s: send job failed", lane.chat_id)
             if made and lane.limited:
-                lane.sent.append(now)
-            if now < lane.blocked_until:
+                # Counted now that the call has been made (a refused call counts too:
+                # it may have reached Telegram's counter).
+                await self.budget.spend(lane.chat_id)
+                if isinstance(source, _Slot):
+                    lane.slot_sent.append(self.clock.now())
+            if self.clock.now() < lane.blocked_until:
                 return
 
     def _next_delay(self) -> float | None:
         now = self.clock.now()
         wake: float | None = None
         for lane in self._lanes.values():
-            dirty = [s for s in lane.slots.values() if s.dirty]
-            if not lane.queue and not dirty:
-                continue
-            at = now if lane.queue else min(s.last + s.interval for s in dirty)
-            at = max(at, now, lane.blocked_until)
-            if lane.limited and len(lane.sent) >= self.group_limit:
-                at = max(at, lane.sent[0] + self.window)
-            wake = at if wake is None else min(wake, at)
+            at = self._lane_wake(lane, now)
+            if at is not None:
+                wake = at if wake is None else min(wake, at)
         return None if wake is None else max(0.0, wake - now)
+
+    def _lane_wake(self, lane: _Lane, now: float) -> float | None:
+        def free(reserve: int) -> float:
+            return self.budget.free_at(lane.chat_id, reserve) if lane.limited else now
+
+        times = []
+        if lane.urgent:
+            times.append(free(0))
+        if lane.queue:
+            times.append(free(self.reserve))
+        pace = self._pace(lane)
+        dirty = [s.last + max(s.interval, pace) for s in lane.slots.values() if s.dirty]
+        if dirty:
+            times.append(max(min(dirty), free(self.reserve)))
+        if not times:
+            return None
+        return max(min(times), lane.blocked_until)
 
     # -- production loop -------------------------------------------------------------------
     def notify(self) -> None:

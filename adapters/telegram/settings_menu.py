@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ChatType
 from telegram.error import BadRequest
 
 from bot.ai.levels import LEVELS
@@ -22,12 +23,13 @@ from bot.table.describe import reply_text
 from bot.table.settings import RESET
 
 from .callback import SettingsPress, encode
-from .context import Context, actor_of, chat_of
+from .context import Context, actor_of, chat_of, user_lang
 from .info import changes_text, rules_text
 
 log = logging.getLogger(__name__)
 
 PER_PAGE = 8
+PRIVATE_MENUS = 2000  # private menus remembered (oldest forgotten first)
 NUMBER_OPS = {"T": "turn_seconds", "M": "match_hands", "G": "target_score"}
 Screen = tuple[str, InlineKeyboardMarkup | None]
 
@@ -187,6 +189,25 @@ class SettingsMenu:
         text, markup = self.home(settings)
         self.ctx.say(chat, text, reply_to=reply_to, markup=markup)
 
+    async def open_private(self, chat: ChatRef, user_id: int) -> None:
+        """The menu for ``chat``'s settings, in the admin's private chat."""
+        settings = await self.ctx.manager.group_settings(chat)
+        text, markup = self.home(settings)
+        title = self.ctx.group_titles.get(int(chat.chat_id))
+        if title:
+            text = f"{title}\n{text}"
+        ctx = self.ctx
+
+        async def job() -> bool:
+            msg = await ctx.api.send_message(user_id, text, reply_markup=markup)
+            menus = ctx.private_menus
+            menus[(user_id, msg.message_id)] = chat
+            while len(menus) > PRIVATE_MENUS:
+                menus.pop(next(iter(menus)))  # the oldest: long closed, most likely
+            return True
+
+        ctx.sender.post(user_id, job)
+
     async def set_by_text(self, chat: ChatRef, actor: Actor, name: str, raw: str) -> Reply:
         """``/settings NAME VALUE``: the value is read by the setting's own schema entry."""
         name = name.strip().lower()
@@ -203,9 +224,18 @@ class SettingsMenu:
         if message is None:
             await query.answer()
             return
-        chat = chat_of(message)  # type: ignore[arg-type]
+        if message.chat.type == ChatType.PRIVATE:
+            # A menu sent to an admin's private chat: which group it sets was noted
+            # when it was sent (a menu from before a restart has to be opened again).
+            found = self.ctx.private_menus.get((message.chat.id, message.message_id))
+            if found is None:
+                await query.answer(t("stale", user_lang(query.from_user)))
+                return
+            chat = found
+        else:
+            chat = chat_of(message)  # type: ignore[arg-type]
         lang = await self.ctx.lang(chat)
-        if not await self.ctx.is_admin(message.chat.id, query.from_user.id):
+        if not await self.ctx.is_admin(int(chat.chat_id), query.from_user.id):
             await query.answer(t("not_admin", lang), show_alert=True)
             return
         changes = self._changes(press)

@@ -68,8 +68,9 @@ def table_caption(snap: TableSnapshot, notices: Sequence[str], lang: str) -> str
     preset = preset_name(snap.settings.preset, lang)
     if snap.status is TableStatus.LOBBY:
         taken = sum(1 for s in snap.seats if s is not None)
-        lines = [t("tg_cap_lobby_head", lang, preset=preset, n=taken), t("tg_cap_lobby", lang)]
-        return "\n".join(lines)
+        lines = [t("tg_cap_lobby_head", lang, preset=preset, n=taken), *notices]
+        lines.append(t("tg_cap_lobby", lang))
+        return "\n".join(lines)[:1000]
     a, b = snap.totals
     lines = [t("tg_cap_head", lang, preset=preset, hand_no=max(1, snap.hand_no), a=a, b=b)]
     lines += list(notices)

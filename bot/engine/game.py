@@ -32,6 +32,7 @@ from .state import (
     NO_STREAKS,
     SEATS,
     STREAK_EXEMPT,
+    HandExtras,
     HandState,
     Phase,
     SeatStatus,
@@ -195,7 +196,7 @@ def _setup(
         leader=leader,
         declarations=declarations,
         buy_pending=buy,
-        streaks=tuple(streaks),
+        extras=HandExtras(streaks=tuple(streaks)),
     )
     w = Transition(state)
     w.events = events
@@ -210,7 +211,8 @@ def _setup(
 
 def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
-    check_seat(seat)
+    if type(seat) is not int or not 1 <= seat <= 6:  # (check_seat, inlined: a hot path)
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
     if state.buy_pending:
@@ -220,7 +222,7 @@ def legal_plays(state: HandState, seat: int) -> list[Play]:
         state = w.view()
         if state.to_act != seat:
             return []
-    if chongdian.in_progress(state):
+    if state.extras.chong is not None and state.extras.chong.in_progress:
         return chongdian.legal_plays(state, seat)
     if state.lead_pending:
         state = _after_trick(state)
@@ -318,7 +320,8 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.HAND_OVER)
     if not isinstance(action.kind, ActionKind):
         raise IllegalAction(ErrorCode.UNKNOWN_ACTION, action=str(action.kind))
-    check_seat(seat)
+    if type(seat) is not int or not 1 <= seat <= 6:  # (check_seat, inlined: a hot path)
+        raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
     kind = action.kind
     if kind is ActionKind.ASK_COUNT:
         return _ask_count(state, seat, action.target)
@@ -326,7 +329,8 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         raise IllegalAction(ErrorCode.WRONG_PHASE, phase=state.phase.value)
     if kind is ActionKind.RETURN_TRIBUTE:
         return _return_tribute(state, seat, action)
-    if kind is ActionKind.CHONGDIAN or chongdian.in_progress(state):
+    chong = state.extras.chong
+    if kind is ActionKind.CHONGDIAN or (chong is not None and chong.in_progress):
         return _chongdian(state, seat, action)
     if not state.is_active(seat):
         raise IllegalAction(ErrorCode.SEAT_OUT, seat=seat)

@@ -10,9 +10,11 @@ from .errors import ErrorCode, RulesError
 
 TRIBUTE_KINDS = ("men", "burn", "point", "luo")
 
-# Stored settings written before rules v2 used a boolean `tribute_return`; a stored True
-# could only have been the default ("returns on"), so it becomes today's default.
-LEGACY_VALUES: dict[str, dict[Any, Any]] = {"tribute_return": {True: "luo", False: "none"}}
+# Settings and records stored before rules v2 used a boolean `tribute_return`: True returned
+# every kind of tribute (what `all` does now), False none. A hand recorded under v1 replays
+# exactly with these; a group's stored settings only ever held False (True was every
+# preset's default, and only differences are stored).
+LEGACY_VALUES: dict[str, dict[Any, Any]] = {"tribute_return": {True: "all", False: "none"}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,6 +123,21 @@ class Bonus:
 
 
 @dataclass(frozen=True, slots=True)
+class HandExtras:
+    """The rules v2 parts of a hand that change a few times a hand at most, kept in one
+    record so that copying a state per action stays as cheap as before them."""
+
+    hui: HuiRanks | None = None  # 烩牌 made this hand
+    set_aside: Counts = EMPTY  # the cards 烩 took out of the hands
+    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks carried in from the match
+    chong: Chongdian | None = None  # 冲点 in progress or made
+    counter_burn: bool = False  # the burn in progress is a 反烧
+
+
+NO_EXTRAS = HandExtras()
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     places: tuple[int, ...]  # seats from 头科 to 大落
     team_scores: tuple[int, int]  # (team 1-3-5, team 2-4-6)
@@ -197,14 +212,29 @@ class HandState(NamedTuple):
     buy_pending: bool = False  # 买3/买4 still to run (after returns and the 革命 declarations)
     result: HandResult | None = None
     step: int = 0
-    # -- rules v2: set a few times a hand at most ------------------------------------
-    hui: HuiRanks | None = None  # 烩牌 made this hand
-    set_aside: Counts = EMPTY  # the cards 烩 took out of the hands
-    streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks carried in from the match
-    chong: Chongdian | None = None  # 冲点 in progress or made
-    counter_burn: bool = False  # the burn in progress is a 反烧
+    extras: HandExtras = NO_EXTRAS  # rules v2 fields that change a few times a hand at most
 
     # -- convenience ---------------------------------------------------------------
+    @property
+    def hui(self) -> HuiRanks | None:
+        return self.extras.hui
+
+    @property
+    def set_aside(self) -> Counts:
+        return self.extras.set_aside
+
+    @property
+    def streaks(self) -> tuple[int, ...]:
+        return self.extras.streaks
+
+    @property
+    def chong(self) -> Chongdian | None:
+        return self.extras.chong
+
+    @property
+    def counter_burn(self) -> bool:
+        return self.extras.counter_burn
+
     def hand(self, seat: int) -> Counts:
         return self.hands[seat - 1]
 

@@ -4,6 +4,7 @@ step and frozen again, so a refused action never leaves a half-changed state beh
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from . import cards as C
@@ -29,6 +30,7 @@ from .state import (
     STREAK_EXEMPT,
     Bonus,
     Chongdian,
+    HandExtras,
     HandResult,
     HandState,
     Mark,
@@ -93,11 +95,7 @@ class Transition:
         self.buy_pending: bool = s.buy_pending
         self.result: HandResult | None = s.result
         self.step: int = s.step
-        self.hui: HuiRanks | None = s.hui
-        self.set_aside: Counts = s.set_aside
-        self.streaks: tuple[int, ...] = s.streaks
-        self.chong: Chongdian | None = s.chong
-        self.counter_burn: bool = s.counter_burn
+        self.extras: HandExtras = s.extras
         self.leader: int = s.leader
         self.events: list[Event] = []
 
@@ -144,12 +142,46 @@ class Transition:
             buy_pending=self.buy_pending,
             result=self.result,
             step=self.step + 1 if count_step else self.step,
-            hui=self.hui,
-            set_aside=self.set_aside,
-            streaks=self.streaks,
-            chong=self.chong,
-            counter_burn=self.counter_burn,
+            extras=self.extras,
         )
+
+    # -- the rules v2 extras, read and replaced as one record ------------------------------
+    @property
+    def hui(self) -> HuiRanks | None:
+        return self.extras.hui
+
+    @hui.setter
+    def hui(self, value: HuiRanks | None) -> None:
+        self.extras = replace(self.extras, hui=value)
+
+    @property
+    def set_aside(self) -> Counts:
+        return self.extras.set_aside
+
+    @set_aside.setter
+    def set_aside(self, value: Counts) -> None:
+        self.extras = replace(self.extras, set_aside=value)
+
+    @property
+    def streaks(self) -> tuple[int, ...]:
+        return self.extras.streaks
+
+    @property
+    def chong(self) -> Chongdian | None:
+        return self.extras.chong
+
+    @chong.setter
+    def chong(self, value: Chongdian | None) -> None:
+        self.extras = replace(self.extras, chong=value)
+
+    @property
+    def counter_burn(self) -> bool:
+        return self.extras.counter_burn
+
+    @counter_burn.setter
+    def counter_burn(self, value: bool) -> None:
+        if value != self.extras.counter_burn:
+            self.extras = replace(self.extras, counter_burn=value)
 
     # -- small helpers -----------------------------------------------------------------
     def set_gousi(self, seat: int, n: int) -> None:
@@ -560,7 +592,19 @@ class Transition:
         self.turn_check(s)
         if self.top_play is None or self.lead_pending:
             raise IllegalAction(ErrorCode.LEAD_CANNOT_PASS)
-        self.window = set()
+        top = self.top_seat
+        if (
+            self.window
+            and top is not None
+            and s != opp(top)
+            and self.active(opp(top))
+            and self.restricted()
+        ):
+            # A 无头 seat answering in its normal place before the opposite: only the
+            # opposite's action closes the burn window (RULES §8); the passer loses its chance.
+            self.window.discard(s)
+        else:
+            self.window = set()
         self.passed_since_top.add(s)
         self.last_passer = s
         if not self.free_play:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.rules import Rules, make_rules, overrides_of
+from ..engine.rules import Rules, make_rules, overrides_of, upgrade_overrides
 from ..engine.state import NO_STREAKS, HandState, Tribute
 
 # 2: the record carries match_id, owed, overrides, names and the final object, and voided
@@ -88,9 +88,10 @@ class HandRecord:
     def from_json(raw: Mapping[str, Any], number: int = 0) -> HandRecord:
         """Parse a stored record; raises KeyError/ValueError/GoujiError on a broken one."""
         if "overrides" in raw:
-            rules = make_rules(str(raw["preset"]), raw["overrides"])
+            rules = make_rules(str(raw["preset"]), upgrade_overrides(raw["overrides"]))
         else:  # format 1 kept every switch under "rules"
-            switches = {k: v for k, v in dict(raw.get("rules") or {}).items() if k != "preset"}
+            stored = upgrade_overrides(raw.get("rules") or {})  # saved under rules v1
+            switches = {k: v for k, v in stored.items() if k != "preset"}
             rules = make_rules(str(raw.get("preset", "dagang")), switches)
         scores = list(raw.get("team_scores") or [0, 0])
         names = tuple(str(n) for n in raw.get("names") or ())

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine.errors import GoujiError
-from ..engine.rules import Rules, make_rules
+from ..engine.rules import Rules, make_rules, upgrade_overrides
 from ..present.schema import TABLE_SETTINGS, Scope, SettingValue, spec_of
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,10 @@ class GroupSettings:
                     log.warning("stored setting %s dropped: %r", name, obj[name])
         overrides: dict[str, SettingValue] = {}
         raw = obj.get("overrides") or {}
-        for name, value in raw.items() if isinstance(raw, Mapping) else ():
+        # Settings stored before rules v2 may use a removed switch form (the boolean
+        # tribute_return): migrate it rather than drop the group's choice.
+        raw = upgrade_overrides(raw) if isinstance(raw, Mapping) else {}
+        for name, value in raw.items():
             try:
                 spec = spec_of(name)
                 overrides[name] = spec.validate(tuple(value) if isinstance(value, list) else value)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.rules import Rules, make_rules, overrides_of
+from ..engine.rules import Rules, make_rules, overrides_of, upgrade_overrides
 from ..engine.state import NO_STREAKS, STREAK_EXEMPT, HandResult, HandState, Tribute
 from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
 from .outputs import Deadline
@@ -42,6 +42,8 @@ class Runtime:
     last_result: HandResult | None = None
     private_sig: dict[int, tuple[object, ...]] = field(default_factory=dict)
     dirty: bool = True  # the table message should be redrawn
+    # 报户 questions answered at the current version: (version, asker, target seat).
+    asked: frozenset[tuple[int, str, int]] = frozenset()
 
     def copy(self) -> Runtime:
         return replace(self, private_sig=dict(self.private_sig))
@@ -135,7 +137,7 @@ def table_from_json(rec: dict[str, Any]) -> Table:
     """The saved record (without its actions: the shell replays those)."""
     m = rec.get("match", {})
     totals = list(m.get("totals", [0, 0]))
-    rules = dict(rec.get("rules") or {})
+    rules = upgrade_overrides(rec.get("rules") or {})  # a table saved under rules v1 still loads
     settings = GroupSettings.from_json(rec["settings"])
     return Table(
         chat=ChatRef.from_key(rec["chat"]),

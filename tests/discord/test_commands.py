@@ -77,6 +77,8 @@ async def test_match_commands(harness: Harness) -> None:
     score = [m for m in h.fake.messages.values() if m.content.startswith("第 1 局 ·")]
     assert score[-1].place == "channel"
     p = await h.slash(ALICE, "count", seat=3)
+    assert h.replies(p) == ["你不在这张牌桌上。"], "报户 is for the players"
+    p = await h.slash(ADMIN, "count", seat=3)
     assert h.replies(p) == ["已在群里报户。"]
     assert any("报户：不够报" in m.content for m in h.fake.channel_messages())
     # The table message's menu asks too.

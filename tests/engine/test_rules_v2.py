@@ -95,7 +95,7 @@ def test_tribute_return_is_no_longer_a_boolean_but_stored_booleans_migrate() -> 
     with pytest.raises(RulesError) as err:
         make_rules("dagang", {"tribute_return": True})
     assert err.value.code is ErrorCode.BAD_SWITCH_VALUE
-    assert upgrade_overrides({"tribute_return": True}) == {"tribute_return": "luo"}
+    assert upgrade_overrides({"tribute_return": True}) == {"tribute_return": "all"}
     assert upgrade_overrides({"tribute_return": False, "rang": False}) == {
         "tribute_return": "none",
         "rang": False,

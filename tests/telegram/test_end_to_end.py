@@ -69,7 +69,8 @@ async def seat_six(h: Harness) -> None:
 
     # The admin sets a 60-second turn timer from the menu; a non-admin's press is refused.
     await h.say(wang, "/settings")
-    menu = h.fake.in_chat(GROUP_ID)[-1]
+    await h.drain()
+    menu = h.fake.in_chat(wang["id"])[-1]
     refused = await h.press(li, menu, "s:T")
     assert refused["text"] == t("not_admin")
     await h.press(wang, menu, "s:T")

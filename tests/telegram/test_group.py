@@ -32,7 +32,10 @@ async def test_commands_with_the_bot_suffix_and_polite_errors() -> None:
     await h.say(wang, "/gouji@gouji_test_bot")
     assert h.manager.snapshot(ChatRef("tg", str(GROUP_ID)).key) is not None
     await h.say(li, "/join@gouji_test_bot")
-    assert last_text(h) == t("joined", seat=2)
+    await h.drain()
+    # Sitting down is a line in the table message, not a reply of its own.
+    assert not [m for m in h.fake.in_chat(GROUP_ID) if m.text == t("joined", seat=2)]
+    assert f"小李 · {t('joined', seat=2)}" in (h.table_message().caption or "")
     await h.say(li, "/join")
     assert last_text(h) == t("already_seated", seat=2)
     await h.say(li, "/count x")
@@ -86,21 +89,25 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     # A non-admin is refused politely, by command and by button.
     await h.say(li, "/settings")
     assert last_text(h) == t("not_admin")
+    group_calls = len(h.fake.sends_to(GROUP_ID))
     await h.say(wang, "/settings")
-    menu = h.fake.in_chat(GROUP_ID)[-1]
-    assert menu.text and menu.text.startswith("本群设置")
+    await h.drain()
+    # The menu opens in the admin's private chat: the group sees nothing of it.
+    assert len(h.fake.sends_to(GROUP_ID)) == group_calls
+    menu = h.fake.in_chat(wang["id"])[-1]
+    assert menu.text and "本群设置" in menu.text and "够级群" in menu.text
     answer = await h.press(li, menu, menu.button(lambda t_, d: d == "s:P"))
     assert answer["text"] == t("not_admin") and answer["show_alert"]
     # The admin picks a preset, flips a switch, sets the timer.
     await h.press(wang, menu, "s:P")
     await h.drain()
-    menu = h.fake.messages[(GROUP_ID, menu.message_id)]
+    menu = h.fake.messages[(wang["id"], menu.message_id)]
     qingdao = menu.button(lambda t_, d: d == "s:p:qingdao")
     answer = await h.press(wang, menu, qingdao)
     assert answer["text"] == t("settings_saved")
     await h.press(wang, menu, "s:w:kill_two_big")
     await h.drain()
-    menu = h.fake.messages[(GROUP_ID, menu.message_id)]
+    menu = h.fake.messages[(wang["id"], menu.message_id)]
     on = menu.button(lambda t_, d: d.startswith("s:v:kill_two_big:") and "开" in t_)
     await h.press(wang, menu, on)
     await h.press(wang, menu, "s:t:60")
@@ -110,7 +117,7 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     settings = await h.manager.group_settings(chat)
     assert settings.preset == "qingdao" and settings.turn_seconds == 60 and settings.lang == "en"
     assert dict(settings.overrides) == {"kill_two_big": True}
-    assert h.fake.messages[(GROUP_ID, menu.message_id)].text.startswith("Group settings")  # type: ignore[union-attr]
+    assert "Group settings" in h.fake.messages[(wang["id"], menu.message_id)].text  # type: ignore[operator]
     # The command form, an anonymous admin (posting as the group), and bad values.
     await h.feed(h.fake.command(USERS[5], h.group, "/settings burn_limit 3", sender_chat=h.group))
     assert last_text(h) == t("settings_saved", "en")
@@ -130,6 +137,13 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     await h.drain()
     settings = await h.manager.group_settings(chat)
     assert dict(settings.overrides) == {"kill_two_big": True, "burn_limit": 3}
+    # The anonymous admin cannot be written to privately: the menu comes to the group.
+    await h.feed(h.fake.command(USERS[5], h.group, "/settings", sender_chat=h.group))
+    assert "Group settings" in last_text(h)
+    # After a restart a private menu's group is forgotten: its buttons say so.
+    await h.restart()
+    answer = await h.press(wang, menu, "s:P")
+    assert answer["text"] == t("stale")
     assert not h.errors
     await h.close()
 
@@ -143,7 +157,7 @@ async def test_flood_control_and_not_modified(caplog: pytest.LogCaptureFixture) 
     # A 429 on the next table edit: the group hears nothing more until it has passed.
     h.fake.fail("editMessageMedia", too_many(9), GROUP_ID)
     await h.say(li, "/join")
-    await h.tick(3.0)
+    await h.tick(4.0)  # the table edit is due (every 60/18 s) and refused
     flooded_at = h.clock.now()
     calls_then = len(h.fake.sends_to(GROUP_ID))
     await h.say(wang, "/addbot 2")

@@ -16,7 +16,8 @@ wang, li = USERS[:2]
 
 
 async def playing(turn_seconds: int = 0) -> Harness:
-    """老王 and 小李 with four AI seats, first hand dealt, the declaration pause over."""
+    """老王 and 小李 with four AI seats, first hand dealt (neither can revolt or declare
+    with this deal, so there is no declaration pause)."""
     h = await Harness(None).open()
     h.fake.opened.update({wang["id"], li["id"]})
     chat = ChatRef("tg", str(GROUP_ID))
@@ -31,7 +32,7 @@ async def playing(turn_seconds: int = 0) -> Harness:
     await h.say(li, "/join")
     await h.say(wang, "/addbot 4")
     await h.say(wang, "/begin")
-    await h.tick(13.0)  # the declaration pause runs out
+    assert not h.manager.tables[h.key].declare_open
     await h.drain()
     return h
 
@@ -143,6 +144,7 @@ async def test_ready_and_leaving_mid_match() -> None:
     await h.say(wang, "/gouji")
     await h.say(li, "/join")
     await h.say(wang, "/addbot 4")
+    await h.say(wang, "/settings dadian on")  # 明点: every seat has something to declare
     await h.say(wang, "/begin")
     await h.drain()
     assert h.manager.tables[h.key].declare_open

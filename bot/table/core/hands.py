@@ -26,7 +26,7 @@ from ..model import MatchRecord, TableStatus
 from ..outputs import DeadlineKind, HandFinished, MatchOver
 from ..record import BurnWindow
 from .context import Ctx, FinishedHand
-from .views import PRE_PLAY_ACTIONS, seat_options
+from .views import PRE_PLAY_ACTIONS, human_options, seat_options
 
 SETTLE_LIMIT = 20_000  # more AI moves than any hand has: a loop that runs away is a bug
 
@@ -108,6 +108,13 @@ def _pre_play(c: Ctx) -> bool:
     if _pre_play_round(c):
         return True
     t = c.t
+    # A person with no 革命, 明点 or other pre-play choice is ready at once: the first
+    # lead waits only for seats that have something to decide (none: no pause at all).
+    t.ready = t.ready | {
+        s
+        for s in t.humans()
+        if s not in t.ready and not any(a.kind in PRE_PLAY_ACTIONS for a in human_options(t, s))
+    }
     waiting = [s for s in t.humans() if s not in t.ready]
     if waiting and c.env.config.declare_window_seconds > 0:
         if not c.waiting(DeadlineKind.DECLARE):

@@ -78,11 +78,20 @@ def ask_count(c: Ctx, cmd: AskCount) -> Reply:
     t = c.t
     if t.run.state is None or t.status is not TableStatus.PLAYING:
         return Reply.no("not_playing")
+    if t.seat_of(cmd.actor.user_id) is None:
+        return Reply.no("not_seated")  # 报户 is a player's question
     if not is_seat(cmd.target):
         return Reply.no("bad_target", target=shown(cmd.target))
     _, events = apply(t.run.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
     # 报户 changes nothing, so it is answered without a version check.
     answer = count_answered(events[0])
+    # The same question at the same state has the same answer: it is posted once.
+    question = (t.version, cmd.actor.user_id, cmd.target)
+    if question in t.run.asked:
+        return Reply.yes(
+            "count_posted", target=cmd.target, answer=answer.answer, count=answer.count
+        )
+    t.run.asked = frozenset(q for q in t.run.asked if q[0] == t.version) | {question}
     c.notice(
         "count_answer",
         asker=cmd.actor.name,

@@ -1,0 +1,107 @@
+"""A per-chat rate budget: at most ``limit`` calls in any rolling ``window`` seconds.
+
+Chat platforms limit how often a bot may write to one chat (Telegram: about 20 messages a
+minute in a group; Discord: 5 messages per 5 seconds in a channel). Going over earns a
+429 and, on Telegram, a mute that freezes the table for everyone. So every writer to a
+chat spends from one ``RateBudget``:
+
+* a call is counted when it has actually been made (after rendering and the HTTP round
+  trip), never when its job was queued or started;
+* ``reserve`` lets a caller keep the last few calls of the window for more urgent
+  messages (a 报户 answer must not wait behind table edits);
+* the recent call times go to a ``BudgetMemory`` after each call and come back from it
+  the first time a chat is used, so a restarted process does not start with an empty
+  window. The memory is pluggable and knows nothing of the budget's rules: today it is
+  the table's adapter meta, later it can be a row next to an outbox.
+
+Times inside the budget come from the injected clock (monotonic, or fake in tests);
+the memory stores wall-clock seconds, which survive a restart.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol
+
+from bot.table import Clock
+
+
+class BudgetMemory(Protocol):
+    """Where a chat's recent call times (wall-clock seconds) outlive the process."""
+
+    def load(self, chat: Hashable) -> Sequence[float]: ...
+
+    async def save(self, chat: Hashable, times: Sequence[float]) -> None: ...
+
+
+class NoMemory:
+    """A budget that forgets on restart (private chats, tests of the budget itself)."""
+
+    def load(self, chat: Hashable) -> Sequence[float]:
+        return ()
+
+    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+        return None
+
+
+class RateBudget:
+    def __init__(
+        self,
+        limit: int,
+        window: float,
+        clock: Clock,
+        memory: BudgetMemory | None = None,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        if limit < 1 or window <= 0:
+            raise ValueError("a budget needs a positive limit and window")
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.memory: BudgetMemory = memory or NoMemory()
+        self.wall = wall
+        self._sent: dict[Hashable, deque[float]] = {}
+
+    def _times(self, chat: Hashable) -> deque[float]:
+        sent = self._sent.get(chat)
+        if sent is None:
+            # First use in this process: what the previous one spent still counts.
+            now, wall = self.clock.now(), self.wall()
+            recalled = sorted(now - (wall - w) for w in self.memory.load(chat))
+            sent = self._sent[chat] = deque(t for t in recalled if t > now - self.window)
+        cutoff = self.clock.now() - self.window
+        while sent and sent[0] <= cutoff:
+            sent.popleft()
+        return sent
+
+    def recent(self, chat: Hashable) -> list[float]:
+        """The times of the calls still inside the window, oldest first."""
+        return list(self._times(chat))
+
+    def used(self, chat: Hashable) -> int:
+        """Calls made in the last ``window`` seconds."""
+        return len(self._times(chat))
+
+    def allows(self, chat: Hashable, reserve: int = 0) -> bool:
+        """Whether one more call now leaves ``reserve`` calls of the window unspent."""
+        return self.used(chat) + reserve < self.limit
+
+    def free_at(self, chat: Hashable, reserve: int = 0) -> float:
+        """The earliest clock time at which ``allows(chat, reserve)`` holds."""
+        sent = self._times(chat)
+        over = len(sent) + reserve - self.limit  # calls that must leave the window first
+        if over < 0:
+            return self.clock.now()
+        if over >= len(sent):
+            return float("inf")  # the reserve alone fills the budget
+        return sent[over] + self.window
+
+    async def spend(self, chat: Hashable) -> None:
+        """Count a call that has just been made, and remember it."""
+        sent = self._times(chat)
+        now = self.clock.now()
+        sent.append(now)
+        wall = self.wall()
+        await self.memory.save(chat, [round(wall - (now - t), 3) for t in sent])

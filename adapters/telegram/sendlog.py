@@ -1,0 +1,44 @@
+"""The group budget's memory: recent call times kept in the table's adapter meta.
+
+Every live table of a chat (a group has one; a forum has one per topic, all sharing the
+group's budget) carries the chat's recent call times, so whichever tables survive a
+restart bring the window back. A chat with no live table at the restart has nothing
+to recall; its budget then starts empty (see docs/telegram.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+
+from bot.table import ChatRef, TableManager
+
+SENT = "tg_sent"
+
+
+class TableMetaMemory:
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+
+    def _keys(self, chat: Hashable) -> list[str]:
+        out = []
+        for key, table in list(self.manager.tables.items()):
+            ref = ChatRef.from_key(key) if key.startswith("tg:") else None
+            if ref is not None and ref.chat_id == str(chat) and table.live():
+                out.append(key)
+        return out
+
+    def load(self, chat: Hashable) -> Sequence[float]:
+        # Each table of the chat holds the whole list (possibly an older copy): merge
+        # them as multisets, so calls made at the same instant all count.
+        merged: Counter[float] = Counter()
+        for key in self._keys(chat):
+            snap = self.manager.snapshot(key)
+            stored = dict(snap.meta).get(SENT) if snap is not None else None
+            if isinstance(stored, list):
+                merged |= Counter(float(x) for x in stored if isinstance(x, int | float))
+        return sorted(merged.elements())
+
+    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+        for key in self._keys(chat):
+            await self.manager.set_meta(key, SENT, list(times))

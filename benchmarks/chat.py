@@ -1,0 +1,450 @@
+"""Play feel in a Telegram group: budget, freshness of the table message, 报户 latency, taps.
+
+Run: ``python benchmarks/chat.py [--hands 2] [--seed 7]``. Whole hands are played through
+the real Telegram adapter (PTB's Application on the in-process fake Bot API of
+``tests/telegram``) on a fake clock, in two scenarios:
+
+* **six humans** who act as fast as a person taps: each decision is noticed one second
+  after the private keyboard shows it, then one tap every half second. The lobby first
+  goes through the chatter that used to freeze the table (a join link, three /join
+  replies, the settings menu), the bot restarts in the middle of the first hand, and
+  someone asks 报户 right after /begin and again every 17 seconds;
+* **one human and five AI seats** that answer instantly.
+
+Each human decides with the heuristic AI policy and then taps the shortest way to that
+decision on its keyboard, so ``taps_per_action_median`` is what the keyboard costs.
+The last lines are ``<name> <value> <unit>`` figures (the worse of the two scenarios):
+
+* ``group_max_calls_60s`` — most group sends and edits in any rolling 60 s (restart
+  included);
+* ``table_staleness_p95`` / ``_max`` — seconds from an accepted play to the group table
+  message showing a state that includes it;
+* ``count_answer_max`` — seconds from a 报户 request to its answer in the group;
+* ``taps_per_action_median`` — button taps per accepted human action;
+* ``first_lead_wait`` — seconds from the deal until the leader may play (longest hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from adapters.telegram.callback import ActPress, BadPayload, decode
+from bot.ai import HeuristicPolicy
+from bot.engine.actions import Action, ActionKind
+from bot.table import Notice, Out, TableChanged, TableStatus
+from tests.telegram.fakeapi import FakeTelegram, Message
+from tests.telegram.harness import GROUP_ID, USERS, Harness, max_per_minute
+
+STEP = 0.5  # seconds of fake time per simulation step (one tap at most per human)
+THINK = 1.0  # seconds before a human reacts to a new keyboard
+ASK_EVERY = 17.0  # seconds between two 报户 requests in the six-human scenario
+TABLE_CALLS = frozenset({"sendPhoto", "editMessageMedia", "editMessageCaption"})
+PLAY_KINDS = frozenset(
+    {ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}
+)
+
+
+# -- what the group saw, and when ---------------------------------------------------------
+@dataclass
+class Watch:
+    """Accepted plays (time, table version) and the group table's updates (time, version)."""
+
+    h: Harness
+    plays: list[tuple[float, int]] = field(default_factory=list)
+    shown: list[tuple[float, int]] = field(default_factory=list)
+    _played: bool = False
+
+    def version(self) -> int:
+        table = self.h.manager.tables.get(self.h.key)
+        return table.version if table is not None else -1
+
+    async def on_out(self, out: Out) -> None:
+        if out.table != self.h.key:
+            return
+        if isinstance(out, Notice) and out.minor:
+            self._played = True
+        elif isinstance(out, TableChanged) and self._played:
+            self._played = False
+            self.plays.append((self.h.clock.now(), self.version()))
+
+    def staleness(self, end: float) -> list[float]:
+        out = []
+        for at, version in self.plays:
+            seen = next((t for t, v in self.shown if t >= at and v >= version), end)
+            out.append(seen - at)
+        return out
+
+
+class RecordingTelegram(FakeTelegram):
+    """The fake Bot API, noting which table version each group table update showed."""
+
+    watch: Watch | None = None
+
+    async def do_request(self, url: str, method: str, *args: Any, **kwargs: Any) -> Any:
+        result = await super().do_request(url, method, *args, **kwargs)
+        call = self.calls[-1]
+        ok = call.chat_id == GROUP_ID and call.error is None and call.method in TABLE_CALLS
+        if self.watch is not None and ok and self._is_table(call.params, call.upload_names()):
+            self.watch.shown.append((call.at, self.watch.version()))
+        return result
+
+    def _is_table(self, params: dict[str, Any], uploads: list[str]) -> bool:
+        if "table.png" in uploads:
+            return True
+        msg = self.messages.get((GROUP_ID, int(params.get("message_id", 0))))
+        return msg is not None and msg.photo_name == "table.png"
+
+
+# -- a scripted human ---------------------------------------------------------------------
+def press_of(data: str) -> ActPress | None:
+    with contextlib.suppress(BadPayload):
+        press = decode(data)
+        if isinstance(press, ActPress):
+            return press
+    return None
+
+
+@dataclass
+class Human:
+    user: dict[str, Any]
+    rng: random.Random
+    noticed: dict[int, float] = field(default_factory=dict)  # keyboard version -> seen at
+    goal: Action | None = None
+    goal_version: int = -1
+    taps: int = 0
+    done_version: int = -1
+
+    @property
+    def uid(self) -> str:
+        return str(self.user["id"])
+
+
+class Crowd:
+    """Humans acting on their private keyboards: decide with the AI policy, then tap."""
+
+    def __init__(self, h: Harness, users: list[dict[str, Any]], seed: int) -> None:
+        self.h = h
+        self.humans = [Human(u, random.Random(f"{seed}:{u['id']}")) for u in users]
+        self.policy = HeuristicPolicy()
+        self.taps: list[int] = []
+        self.refused = 0
+
+    async def step(self) -> None:
+        for hu in self.humans:
+            await self._one(hu)
+
+    async def _one(self, hu: Human) -> None:
+        h = self.h
+        priv = h.manager.private_snapshot(h.key, hu.uid)
+        if priv is None or priv.autoplay or priv.version == hu.done_version:
+            return
+        try:
+            msg = h.hand_message(hu.user)
+        except LookupError:
+            return
+        presses = [(text, p) for text, d in msg.buttons() if (p := press_of(d)) is not None]
+        if not presses or all(p.version != priv.version for _, p in presses):
+            return  # the keyboard for this state has not arrived yet
+        legal = [a for a in priv.legal if a.kind in PLAY_KINDS or priv.role == "pre_play"]
+        if not legal:
+            return
+        seen = hu.noticed.setdefault(priv.version, h.clock.now())
+        if h.clock.now() < seen + THINK:
+            return
+        if hu.goal is None or hu.goal_version != priv.version:
+            hu.goal = self.policy.choose(priv.view, legal, hu.rng)
+            hu.goal_version = priv.version
+            hu.taps = 0
+            if priv.role == "burn" and (hu.goal is None or hu.goal.kind is not ActionKind.BURN):
+                hu.done_version = priv.version  # no burn: nothing to press
+                return
+        data = self._next_tap(msg, hu.goal, priv.role or "")
+        if data is None:
+            hu.done_version = priv.version  # e.g. a pre-play seat with nothing to add
+            return
+        hu.taps += 1
+        before = h.manager.tables[h.key].version
+        answer = await h.press(hu.user, msg, data)
+        if h.manager.tables[h.key].version != before and hu.goal_version == priv.version:
+            self.taps.append(hu.taps)
+            hu.done_version = priv.version
+        elif "过期" in str(answer.get("text", "")) or "expired" in str(answer.get("text", "")):
+            self.refused += 1
+
+    def _next_tap(self, msg: Message, goal: Action | None, role: str) -> str | None:
+        buttons = [(text, d, p) for text, d in msg.buttons() if (p := press_of(d)) is not None]
+
+        def find(op: str, *args: str) -> str | None:
+            n = len(args)
+            return next((d for _, d, p in buttons if p.op == op and p.args[:n] == args), None)
+
+        if goal is None:
+            return find("K") if role == "pre_play" else find("x")
+        kind = goal.kind
+        simple = {
+            ActionKind.PASS: "x",
+            ActionKind.RANG: "y",
+            ActionKind.REVOLT: "V",
+            ActionKind.WAIVE: "W",
+        }
+        if kind in simple:
+            return find(simple[kind])
+        if kind is ActionKind.DECLARE_POINT:
+            return find("D", "1" if goal.pre else "0")
+        if kind is ActionKind.RETURN_TRIBUTE:
+            return self._return_tap(buttons, goal)
+        assert goal.cards is not None
+        from adapters.telegram.picker import play_of
+
+        play = tuple(str(x) for x in play_of(goal.cards))
+        mode = "p" if kind is ActionKind.PLAY else "b"
+        size = play[1]
+        return (
+            find("g", mode, *play)
+            or find("v", mode, *play)
+            or find("z", mode, play[0], size)
+            or find("b", mode, play[0])
+            or find("r", mode)
+        )
+
+    def _return_tap(self, buttons: list[tuple[str, str, ActPress]], goal: Action) -> str | None:
+        from adapters.telegram.picker import counts_of
+
+        assert goal.cards is not None
+        for _, d, p in buttons:
+            if p.op == "Q" and counts_of(p.args[1]) == goal.cards:
+                return d
+        picks = [(d, p) for _, d, p in buttons if p.op == "R"]
+        for d, p in picks[1:]:
+            chosen = counts_of(p.args[1])
+            if all(c <= g for c, g in zip(chosen, goal.cards, strict=True)):
+                return d
+        return picks[0][0] if picks else None
+
+
+# -- the scenarios ------------------------------------------------------------------------
+@dataclass
+class Figures:
+    name: str
+    group_max: int = 0
+    staleness: list[float] = field(default_factory=list)
+    count_waits: list[float] = field(default_factory=list)
+    taps: list[int] = field(default_factory=list)
+    lead_waits: list[float] = field(default_factory=list)
+    hands: int = 0
+    refused: int = 0
+
+
+class Scenario:
+    def __init__(self, name: str, db: Path, seed: int, humans: int) -> None:
+        self.name = name
+        self.h = Harness(db, seed=seed)
+        self.fake = RecordingTelegram(self.h.clock)
+        self.fake.add_group(GROUP_ID, "够级群")
+        self.fake.admins[GROUP_ID] = {USERS[0]["id"]}
+        self.h.fake = self.fake
+        self.h.group = self.fake.chats[GROUP_ID]
+        self.watch = Watch(self.h)
+        self.fake.watch = self.watch
+        self.users = USERS[:humans]
+        self.crowd = Crowd(self.h, self.users, seed)
+        self.asks: list[float] = []
+        self.fig = Figures(name)
+
+    async def open(self) -> None:
+        await self.h.open()
+        self.h.manager.subscribe(self.watch.on_out)
+
+    async def restart(self) -> None:
+        await self.h.restart()
+        self.h.manager.subscribe(self.watch.on_out)
+
+    async def tick(self) -> None:
+        await self.h.tick(STEP)
+
+    def answers(self) -> list[float]:
+        return [
+            c.at
+            for c in self.fake.sends_to(GROUP_ID)
+            if c.method == "sendMessage" and ("报户：" in str(c.params.get("text", "")))
+        ]
+
+    async def ask(self, asker: dict[str, Any], target: int) -> None:
+        self.asks.append(self.h.clock.now())
+        await self.h.say(asker, f"/count {target}")
+
+    async def lobby_six(self) -> None:
+        """The chatter of a real start: opener, three joins, a join link, a button join,
+        the admin's settings menu, then /begin and an immediate 报户."""
+        h, fake = self.h, self.fake
+        wang, li, alice, zhang, lisi, wangwu = USERS
+        for u in (wang, li, alice, zhang, wangwu):
+            fake.opened.add(u["id"])
+        await h.say(wang, "/gouji")
+        for u in (li, alice, zhang):
+            await h.say(u, "/join")
+        await h.say(lisi, "/join")  # never opened the bot: the group gets a link
+        await h.feed(fake.start(lisi, f"j_{h.bot.ctx.ids.tid(h.key)}"))
+        table_msg = h.table_message()
+        join = table_msg.button(lambda _t, d: d.endswith(":j"))
+        await h.press(wangwu, table_msg, join)
+        await h.say(wang, "/settings")
+        menu = self._menu(wang)
+        if menu is not None:
+            await h.press(wang, menu, "s:T")
+            await h.press(wang, menu, "s:t:60")
+            await h.press(wang, menu, "s:x")
+        await h.say(wang, "/begin")
+
+    def _menu(self, admin: dict[str, Any]) -> Message | None:
+        for chat in (admin["id"], GROUP_ID):
+            found = [m for m in self.fake.in_chat(chat) if any(d == "s:x" for _, d in m.buttons())]
+            if found:
+                return found[-1]
+        return None
+
+    async def lobby_one(self) -> None:
+        h = self.h
+        wang = USERS[0]
+        self.fake.opened.add(wang["id"])
+        await h.say(wang, "/gouji")
+        await h.say(wang, "/addbot 5")
+        await h.say(wang, "/begin")
+
+    async def play(self, hands: int, restart_at: int | None, asking: bool) -> None:
+        h = self.h
+        for hand in range(hands):
+            snap = h.manager.snapshot(h.key)
+            assert snap is not None
+            if snap.status is TableStatus.FINISHED:
+                break
+            while snap is not None and snap.status is TableStatus.BETWEEN:
+                # [下一局] when the table message offers it; else the pause deals on its own.
+                msg = h.table_message()
+                nxt = next((d for _t, d in msg.buttons() if d.endswith(":n")), None)
+                if nxt is not None:
+                    await h.press(self.users[0], msg, nxt)
+                else:
+                    await self.tick()
+                snap = h.manager.snapshot(h.key)
+            await self._hand(hand, restart_at if hand == 0 else None, asking)
+            self.fig.hands += 1
+        for _ in range(200):  # let the last messages go out
+            if not h.bot.sender.pending():
+                break
+            await self.tick()
+
+    async def _hand(self, index: int, restart_at: int | None, asking: bool) -> None:
+        h = self.h
+        table = h.manager.tables[h.key]
+        hand_no = table.match.hand_no
+        dealt = h.clock.now()
+        leader_ready: float | None = None
+        next_ask = dealt + (0.0 if index == 0 else ASK_EVERY)
+        target = 1
+        steps = 0
+        while True:
+            table = h.manager.tables[h.key]
+            if table.status is not TableStatus.PLAYING or table.match.hand_no != hand_no:
+                break
+            st = table.state
+            if leader_ready is None and st is not None and not table.declare_open:
+                leader_ready = h.clock.now()
+            if asking and h.clock.now() >= next_ask:
+                asker = self.users[steps % len(self.users)]
+                target = target % 6 + 1
+                await self.ask(asker, target)
+                next_ask = h.clock.now() + ASK_EVERY
+            await self.crowd.step()
+            await self.tick()
+            steps += 1
+            if restart_at is not None and steps == restart_at:
+                await self.restart()
+            if steps > 20000:
+                raise RuntimeError("the hand did not finish")
+        self.fig.lead_waits.append((leader_ready or h.clock.now()) - dealt)
+
+    def finish(self) -> Figures:
+        fig = self.fig
+        group = self.fake.sends_to(GROUP_ID)
+        fig.group_max = max_per_minute(group)
+        fig.staleness = self.watch.staleness(self.h.clock.now())
+        answers = self.answers()
+        fig.count_waits = [
+            (answers[i] if i < len(answers) else self.h.clock.now()) - at
+            for i, at in enumerate(self.asks)
+        ]
+        fig.taps = self.crowd.taps
+        fig.refused = self.crowd.refused
+        return fig
+
+
+async def run(name: str, humans: int, hands: int, seed: int) -> Figures:
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = Scenario(name, Path(tmp), seed, humans)
+        await sc.open()
+        try:
+            # The bot has been up a while: start past its first minute.
+            sc.h.clock.advance(120.0)
+            if humans == 6:
+                await sc.lobby_six()
+            else:
+                await sc.lobby_one()
+            await sc.play(hands, restart_at=40 if humans == 6 else None, asking=humans == 6)
+        finally:
+            await sc.h.close()
+        return sc.finish()
+
+
+def p95(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+def report(figs: list[Figures]) -> None:
+    for f in figs:
+        st = f.staleness
+        print(
+            f"[{f.name}] hands {f.hands}; group calls max {f.group_max}/60 s; "
+            f"table staleness p95 {p95(st):.1f} s, max {max(st, default=0):.1f} s "
+            f"over {len(st)} plays; 报户 answers {[round(w, 1) for w in f.count_waits]} s; "
+            f"taps median {statistics.median(f.taps) if f.taps else 0} over {len(f.taps)} "
+            f"actions (max {max(f.taps, default=0)}); stale presses {f.refused}; "
+            f"first lead waits {[round(w, 1) for w in f.lead_waits]} s"
+        )
+    every_tap = [x for f in figs for x in f.taps]
+    print(f"group_max_calls_60s {max(f.group_max for f in figs)} calls")
+    print(f"table_staleness_p95 {max(p95(f.staleness) for f in figs):.1f} s")
+    print(f"table_staleness_max {max(max(f.staleness, default=0) for f in figs):.1f} s")
+    waits = [w for f in figs for w in f.count_waits]
+    print(f"count_answer_max {max(waits, default=0):.1f} s")
+    print(f"taps_per_action_median {statistics.median(every_tap) if every_tap else 0:.1f} taps")
+    print(f"first_lead_wait {max(w for f in figs for w in f.lead_waits):.1f} s")
+
+
+async def main(hands: int, seed: int) -> None:
+    figs = [
+        await run("six humans", 6, hands, seed),
+        await run("one human + five AI", 1, hands, seed),
+    ]
+    report(figs)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    asyncio.run(main(args.hands, args.seed))

@@ -1,0 +1,171 @@
+"""The group budget on a fake clock: counted when sent, shared, ordered, kept over a restart."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+
+from adapters.budget import RateBudget
+from adapters.telegram.sender import Sender
+from bot.table import FakeClock
+
+from .harness import GROUP_ID, USERS, Harness, max_per_minute
+
+GROUP = -100
+
+
+class Memory:
+    """A budget memory that outlives the budgets using it (a restart in miniature)."""
+
+    def __init__(self) -> None:
+        self.saved: dict[Hashable, list[float]] = {}
+
+    def load(self, chat: Hashable) -> Sequence[float]:
+        return self.saved.get(chat, [])
+
+    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+        self.saved[chat] = list(times)
+
+
+def worst_minute(times: list[float]) -> int:
+    times = sorted(times)
+    return max((sum(1 for x in times[i:] if x < at + 60) for i, at in enumerate(times)), default=0)
+
+
+async def test_a_call_counts_when_made_not_when_its_job_starts() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    sent: list[float] = []
+
+    async def slow() -> bool:
+        clock.advance(4.0)  # rendering and the upload take a while
+        sent.append(clock.now())
+        return True
+
+    for _ in range(30):
+        sender.post(GROUP, slow, urgent=True)
+    for _ in range(200):
+        await sender.pump()
+        clock.advance(1.0)
+    assert len(sent) == 30
+    assert worst_minute(sent) <= 20
+
+
+async def test_budget_remembers_calls_across_a_restart() -> None:
+    clock = FakeClock()
+    memory = Memory()
+    first = RateBudget(20, 60.0, clock, memory, wall=clock.now)
+    for _ in range(15):
+        await first.spend(GROUP)
+        clock.advance(1.0)
+    # A new process: its budget recalls the fifteen calls still inside the window.
+    again = RateBudget(20, 60.0, clock, memory, wall=clock.now)
+    assert again.used(GROUP) == 15
+    for _ in range(5):
+        assert again.allows(GROUP)
+        await again.spend(GROUP)
+    assert not again.allows(GROUP)
+    assert again.free_at(GROUP) == 1000.0 + 60.0  # when the first recalled call leaves
+    clock.advance(60.0)
+    assert again.allows(GROUP)
+
+
+async def test_urgent_messages_jump_the_queue_and_the_reserve_is_theirs() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    order: list[str] = []
+
+    def job(name: str):  # type: ignore[no-untyped-def]
+        async def run() -> bool:
+            order.append(name)
+            return True
+
+        return run
+
+    for i in range(25):
+        sender.post(GROUP, job(f"reply{i}"))
+    sender.touch(GROUP, "table", job("table"), 0.0)
+    await sender.pump()
+    # Replies and edits stop two short of the limit ...
+    assert len(order) == 18 and "table" not in order
+    sender.post(GROUP, job("count answer"), urgent=True)
+    sender.post(GROUP, job("result"), urgent=True)
+    sender.post(GROUP, job("late"), urgent=True)
+    await sender.pump()
+    # ... so the urgent ones go out at once, up to the limit and not one call more.
+    assert order[18:] == ["count answer", "result"]
+    assert sender.calls_in_window(GROUP) == 20
+    clock.advance(60.0)
+    await sender.pump()
+    assert order[20] == "late", "urgent first, then the replies, then the table edit"
+    assert order[-1] == "table"
+
+
+async def test_table_edits_wait_behind_urgent_messages() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    order: list[str] = []
+
+    async def edit() -> bool:
+        order.append("table")
+        return True
+
+    async def answer() -> bool:
+        order.append("answer")
+        return True
+
+    sender.touch(GROUP, "table", edit, 3.0)
+    sender.post(GROUP, answer, urgent=True)
+    await sender.pump()
+    assert order == ["answer", "table"]
+
+
+async def test_restart_keeps_the_group_within_twenty_a_minute(tmp_path: Path) -> None:
+    h = await Harness(tmp_path).open()
+    wang = USERS[0]
+    h.fake.opened.add(wang["id"])
+    await h.say(wang, "/gouji")
+    for _ in range(30):  # far more replies than a minute allows
+        await h.say(wang, "/rules")
+    await h.tick(5.0)
+    assert h.bot.sender.calls_in_window(GROUP_ID) == 18  # two kept for urgent messages
+    await h.restart()
+    for _ in range(10):
+        await h.say(wang, "/rules")
+    await h.drain()
+    group = h.fake.sends_to(GROUP_ID)
+    assert len(group) > 20
+    assert max_per_minute(group) <= 20
+    await h.close()
+
+
+async def test_table_edits_keep_a_steady_pace_around_other_messages() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    edits: list[float] = []
+    others: list[float] = []
+
+    async def edit() -> bool:
+        edits.append(clock.now())
+        return True
+
+    async def answer() -> bool:
+        others.append(clock.now())
+        return True
+
+    for _ in range(4):  # a burst at the start (lobby, a join link, a 报户 answer)
+        sender.post(GROUP, answer, urgent=True)
+    for step in range(480):  # the table changes every half second for four minutes
+        if step % 34 == 0:
+            sender.post(GROUP, answer, urgent=True)  # and someone asks 报户 every 17 s
+        sender.touch(GROUP, "table", edit, 0.0)
+        await sender.pump()
+        clock.advance(0.5)
+    assert worst_minute(edits + others) <= 20
+    # Once the first minute's burst has left the window, the table keeps a steady pace
+    # (18 calls a minute less the answers), never the long freeze of a full window; the
+    # freshness target is 10 s at worst.
+    gaps = [b - a for a, b in itertools.pairwise(edits) if a >= 1060.0]
+    assert max(gaps) <= 6.0  # without pacing: a 53 s freeze
+    assert len(gaps) >= 40
