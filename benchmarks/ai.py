@@ -175,6 +175,40 @@ def times_report(name: str, times: Sequence[float]) -> None:
     sys.stdout.flush()
 
 
+def expert_budget_times(preset: str, decisions: int, seed: int) -> list[float]:
+    """Times of ``decisions`` expert decisions at its default budget, from normal games.
+
+    The ladder plays the expert with fewer playouts to keep its run short; this measures
+    what a table's expert (default playouts and time cap) takes per decision.
+    """
+    from bot.ai import decide
+    from bot.ai.expert import ExpertPolicy
+    from bot.engine import apply
+
+    rules = make_rules(preset)
+    expert = ExpertPolicy(rules)
+    normal = policy_for("normal", rules)
+    out: list[float] = []
+    k = 0
+    while len(out) < decisions:
+        state, _ = new_hand(rules, seed * 1000 + k)
+        k += 1
+        rng = random.Random(k)
+        for _ in range(120):
+            seat = state.to_act
+            if state.over or seat is None:
+                break
+            if rng.random() < 0.15 and len(out) < decisions:
+                t0 = time.perf_counter()
+                decide(state, seat, expert, random.Random(k))
+                out.append(time.perf_counter() - t0)
+            action = decide(state, seat, normal, rng)
+            if action is None:
+                break
+            state, _ = apply(state, seat, action)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1000, help="hands per fast pairing")
@@ -186,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         help="playouts per expert decision (default: the level's own budget)",
     )
     parser.add_argument("--quick", action="store_true", help="48 hands a pairing, 16 for expert")
+    parser.add_argument(
+        "--expert-timing", type=int, default=20, help="expert decisions timed per preset"
+    )
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--pairs", default="greedy,careful,easy,expert")
     parser.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
@@ -222,6 +259,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}_seconds {time.perf_counter() - t0:.1f} s")
     for level in ("easy", "normal", "expert"):
         times_report(level, times.get(level, []))
+    if args.expert_timing:
+        budget: list[float] = []
+        for preset in args.presets.split(","):
+            budget += expert_budget_times(preset, args.expert_timing, args.seed)
+        times_report("expert_default_budget", budget)
     return 0
 
 

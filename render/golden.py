@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot.engine.game import legal_plays, new_hand
 from bot.engine.rules import make_rules
-from bot.engine.state import HandResult, HandState
+from bot.engine.state import Bonus, HandResult, HandState
 from bot.engine.views import public_view, seat_view
 
 from .hand import render_hand
@@ -94,6 +94,20 @@ def _result_en() -> Image.Image:
     return render_result(state.result, SAMPLE_NAMES, None, "en", hand_no=1, preset="dagang")
 
 
+def _result_match() -> Image.Image:
+    # 比赛 scoring (score_table 2, 1, 0, 0, -1, -2) with three ±1s. 1-3-5: places 2+0-1 = 1,
+    # then +1 (点) +1 (烧) -1 (闷) = 2. 2-4-6: places 1+0-2 = -1, then -1 -1 +1 = -2.
+    result = HandResult(
+        places=(1, 4, 3, 6, 5, 2),
+        team_scores=(2, -2),
+        seat_points=(2, -2, 0, 1, -1, 0),
+        sweep_team=None,
+        tributes=(),
+        bonuses=(Bonus("point", 1, 4), Bonus("burn", 3, 2), Bonus("men", 6, 5)),
+    )
+    return render_result(result, SAMPLE_NAMES, (2, -2), hand_no=1, preset="match")
+
+
 def _result_voided() -> Image.Image:
     voided = HandResult((), (0, 0), (0,) * 6, None, (), voided=True)
     return render_result(voided, SAMPLE_NAMES, (4, -4), hand_no=7, preset="dagang")
@@ -110,6 +124,7 @@ CASES: dict[str, Callable[[], Image.Image]] = {
     "result_sweep": _result_sweep,
     "result_en": _result_en,
     "result_voided": _result_voided,
+    "result_match": _result_match,
 }
 
 

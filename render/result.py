@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.engine.state import HandResult
+from bot.engine.state import Bonus, HandResult
+from bot.i18n import bonus_kind
 
 from .fonts import draw_text, ellipsize
 from .labels import cards_label, label, place_label, preset_label, seat_name, tribute_label
@@ -61,6 +62,8 @@ def render_result(
     tributes = result.tributes
     height = 96 + (150 if not result.voided else 120) + rows * ROW_H + 24
     height += 70 + max(1, len(tributes)) * 52 if not result.voided else 0
+    extra = len(result.bonuses) + len(_winners_only(result, lang))
+    height += 86 + 52 * extra if result.bonuses else 0
     height += 130 if match_totals is not None else 0
     img = Image.new("RGB", (WIDTH, height), FELT)
     d = ImageDraw.Draw(img)
@@ -89,6 +92,17 @@ def render_result(
                 d, y, k + 1, seat, seat_name(names, seat, lang), result.seat_points[seat - 1], lang
             )
             y += ROW_H
+        if result.bonuses:
+            # 比赛 scoring: each ±1 on its own row, so places and rows add up to the teams.
+            y += 24
+            draw_text(d, (MARGIN, y + 26), label("bonuses", lang), 30, WHITE)
+            y += 62
+            for bonus in result.bonuses:
+                _bonus_row(d, y, bonus, names, lang)
+                y += 52
+            for note in _winners_only(result, lang):
+                draw_text(d, (MARGIN + 12, y + 22), note, 26, SOFT)
+                y += 52
         y += 24
         draw_text(d, (MARGIN, y + 26), label("tributes", lang), 30, WHITE)
         y += 62
@@ -137,6 +151,31 @@ def _place_row(
         WHITE,
         "r",
     )
+
+
+def _winners_only(result: HandResult, lang: str) -> list[str]:
+    """A line per team that positive_only set to 0, so the rows still add up."""
+    if result.sweep_team is not None:
+        return []
+    out = []
+    scores = zip(("1-3-5", "2-4-6"), result.itemized_scores(), result.team_scores, strict=True)
+    for team, raw, final in scores:
+        if raw != final:
+            out.append(label("winners_only", lang, team=team, raw=_signed(raw)))
+    return out
+
+
+def _bonus_row(
+    d: ImageDraw.ImageDraw, y: int, bonus: Bonus, names: Sequence[str], lang: str
+) -> None:
+    cy = y + 22
+    x = MARGIN + 34
+    for seat, sign in ((bonus.earner, "+1"), (bonus.payer, _signed(-1))):
+        _seat_chip(d, x, cy, seat, 18)
+        x += 28
+        x += draw_text(d, (x, cy), ellipsize(seat_name(names, seat, lang), 26, 200), 26, WHITE)
+        x += 10 + draw_text(d, (x + 10, cy), sign, 28, GOLD) + 40
+    draw_text(d, (WIDTH - MARGIN - 24, cy), bonus_kind(bonus.kind, lang), 26, SOFT, anchor="r")
 
 
 def _tribute_row(

@@ -20,7 +20,16 @@ from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES
-from bot.i18n import error_text, has_text, place_name, preset_name, t, tribute_kind
+from bot.i18n import (
+    bonus_kind,
+    error_text,
+    has_text,
+    image_label,
+    place_name,
+    preset_name,
+    t,
+    tribute_kind,
+)
 from bot.store import Store
 from bot.table import (
     Act,
@@ -153,12 +162,30 @@ class ConsoleTable:
         return out
 
     def _print_result(self, out: HandFinished) -> None:
+        """Places with their points, then each ±1 of 比赛 scoring, so the rows add up."""
         res = out.result
         snap = self._snap()
         self.say(self.paint.bold(t("result_title", self.lang, hand_no=out.hand_no)))
         for i, seat in enumerate(res.places):
-            self.say(f"  {place_name(i + 1, self.lang)}  {seat}  {snap.name_of(seat)}")
+            points = res.seat_points[seat - 1]
+            place = place_name(i + 1, self.lang)
+            self.say(f"  {place}  {seat}  {snap.name_of(seat)}  {points:+d}")
+        for bonus in res.bonuses:
+            earner, payer = bonus.earner, bonus.payer
+            self.say(
+                f"  {bonus_kind(bonus.kind, self.lang)}: {earner} {snap.name_of(earner)} +1, "
+                f"{payer} {snap.name_of(payer)} -1"
+            )
         a, b = res.team_scores
+        if res.sweep_team is None:
+            for team, raw, final in (
+                ("1-3-5", res.itemized_scores()[0], a),
+                ("2-4-6", res.itemized_scores()[1], b),
+            ):
+                if raw != final:  # positive_only: the losing team records 0
+                    self.say(
+                        "  " + image_label("winners_only", self.lang, team=team, raw=f"{raw:+d}")
+                    )
         self.say(f"  135: {a:+d}   246: {b:+d}")
         for tr in res.tributes:
             self.say(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from ..engine.state import HandResult, Tribute
+from ..engine.state import Bonus, HandResult, Tribute
 from ..table.outputs import (
     HandChanged,
     HandFinished,
@@ -52,6 +52,7 @@ def result_to_json(r: HandResult) -> dict[str, Any]:
         "tributes": [t.to_json() for t in r.tributes],
         "voided": r.voided,
         "streaks": list(r.streaks),
+        "bonuses": [[b.kind, b.earner, b.payer] for b in r.bonuses],
     }
 
 
@@ -68,6 +69,7 @@ def result_from_json(raw: dict[str, Any]) -> HandResult:
         ),
         voided=bool(raw["voided"]),
         streaks=tuple(int(s) for s in raw["streaks"]),
+        bonuses=tuple(Bonus(str(k), int(e), int(p)) for k, e, p in raw.get("bonuses", ())),
     )
 
 

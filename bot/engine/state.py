@@ -113,6 +113,16 @@ class Tribute:
 
 
 @dataclass(frozen=True, slots=True)
+class Bonus:
+    """One ±1 of competition scoring (比赛, RULES §13): ``earner``'s team gains a point and
+    ``payer``'s team loses one, for a 点 (the payer did not open), 闷 or 烧 between opponents."""
+
+    kind: str  # "point", "men" or "burn"
+    earner: int
+    payer: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandExtras:
     """The rules v2 parts of a hand that change a few times a hand at most, kept in one
     record so that copying a state per action stays as cheap as before them."""
@@ -136,6 +146,19 @@ class HandResult:
     tributes: tuple[Tribute, ...]
     voided: bool = False
     streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks to carry into the next hand
+    bonuses: tuple[Bonus, ...] = ()  # competition scoring's ±1s, already in team_scores
+
+    def itemized_scores(self) -> tuple[int, int]:
+        """Team sums of the rows a result shows, place points plus the ±1s of 比赛
+        scoring: ``team_scores`` before ``positive_only`` sets the losing team to 0
+        (without a 串三户, whose multiplier the result does not carry)."""
+        sums = [0, 0]
+        for s in SEATS:
+            sums[(s + 1) % 2] += self.seat_points[s - 1]
+        for b in self.bonuses:
+            sums[(b.earner + 1) % 2] += 1
+            sums[(b.payer + 1) % 2] -= 1
+        return sums[0], sums[1]
 
     def place_of(self, seat: int) -> int:
         """1-based place (1 = 头科)."""

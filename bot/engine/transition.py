@@ -28,6 +28,7 @@ from .state import (
     NO_STREAKS,
     SEATS,
     STREAK_EXEMPT,
+    Bonus,
     Chongdian,
     HandExtras,
     HandResult,
@@ -915,10 +916,10 @@ class Transition:
             teams[team_key(s)] += seat_points[s - 1]
         if sweep is not None:
             teams = {k: v * r.sweep_multiplier for k, v in teams.items()}
-        if r.scoring == "competition":
-            for winner, loser in self.bonus_events():
-                teams[team_key(winner)] += 1
-                teams[team_key(loser)] -= 1
+        bonuses = tuple(self.bonus_events()) if r.scoring == "competition" else ()
+        for b in bonuses:
+            teams[team_key(b.earner)] += 1
+            teams[team_key(b.payer)] -= 1
         if r.positive_only and teams["135"] != teams["246"]:
             low = "135" if teams["135"] < teams["246"] else "246"
             teams[low] = 0
@@ -930,6 +931,7 @@ class Transition:
             sweep_team=sweep,
             tributes=tributes,
             streaks=self.next_streaks(),
+            bonuses=bonuses,
         )
         self.phase = Phase.OVER
         self.to_act = None
@@ -942,11 +944,11 @@ class Transition:
             sweep=sweep,
         )
 
-    def bonus_events(self) -> list[tuple[int, int]]:
-        """(earner, payer) pairs of 点, 闷 and 烧 between opponents (competition scoring)."""
-        out = [(opp(f), f) for f in self.point_failed]
-        out += [(by, c) for c, by in self.caught if not same_team(c, by)]
-        out += [(w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
+    def bonus_events(self) -> list[Bonus]:
+        """The ±1s of 点, 闷 and 烧 between opponents (competition scoring), itemized."""
+        out = [Bonus("point", opp(f), f) for f in self.point_failed]
+        out += [Bonus("men", by, c) for c, by in self.caught if not same_team(c, by)]
+        out += [Bonus("burn", w, b) for b, w, _ in self.burn_wins if not same_team(w, b)]
         return out
 
     def point_tributes(self) -> list[Tribute]:

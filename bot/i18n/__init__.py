@@ -4,6 +4,7 @@ referee can use it on a bare Python."""
 from .catalogue import MissingText, TextFormatError, register_domain, set_strict
 from .texts import (
     LANGS,
+    bonus_kind,
     count_text,
     error_text,
     has_text,
@@ -18,6 +19,7 @@ __all__ = [
     "LANGS",
     "MissingText",
     "TextFormatError",
+    "bonus_kind",
     "count_text",
     "error_text",
     "has_text",

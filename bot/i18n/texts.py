@@ -53,6 +53,11 @@ def preset_name(preset: str, lang: str = "zh") -> str:
     return text(preset, lang, "preset")
 
 
+def bonus_kind(kind: str, lang: str = "zh") -> str:
+    """What earned a competition-scoring ±1: 点, 闷 or 烧."""
+    return text(kind, lang, "bonus")
+
+
 def image_label(key: str, lang: str = "zh", **params: Any) -> str:
     """A word drawn on an image (context ``image``)."""
     return text(key, lang, "image", params)
@@ -68,6 +73,7 @@ def count_text(answer: str | None, count: int | None, lang: str = "zh") -> str:
 
 __all__ = [
     "LANGS",
+    "bonus_kind",
     "count_text",
     "error_text",
     "has_text",

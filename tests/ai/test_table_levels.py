@@ -83,3 +83,20 @@ async def test_a_searching_level_runs_off_the_loop_and_finishes_the_hand() -> No
     snap = m.snapshot(CHAT.key)
     assert snap is None or snap.status is not TableStatus.PLAYING
     assert seen and main_thread not in seen  # every search ran in a worker thread
+
+
+def test_telegram_settings_menu_cycles_the_ai_level() -> None:
+    from adapters.telegram.callback import SettingsPress, decode, encode
+    from adapters.telegram.settings_menu import SettingsMenu
+
+    menu = SettingsMenu.__new__(SettingsMenu)  # the screens need no bot context
+    _, keyboard = menu.home(GroupSettings(ai_level="easy", lang="en"))
+    assert keyboard is not None
+    buttons = [b for row in keyboard.inline_keyboard for b in row]
+    level = [b for b in buttons if "AI level" in b.text]
+    assert len(level) == 1 and "easy" in level[0].text
+    press = decode(str(level[0].callback_data))
+    assert isinstance(press, SettingsPress) and press == SettingsPress("A", ("normal",))
+    assert menu._changes(press) == {"ai_level": "normal"}
+    assert menu._changes(SettingsPress("A", ("godlike",))) is None
+    assert decode(encode(SettingsPress("A", ("expert",)))) == SettingsPress("A", ("expert",))

@@ -226,3 +226,44 @@ def test_ctrl_c_ends_the_match_like_q(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
     assert "比赛结束" in (seen + out).decode()
+
+
+def test_competition_rows_add_up_to_the_team_scores() -> None:
+    # 比赛 (issue 9.12): places' points plus each itemized ±1 give the team totals.
+    import random
+
+    from bot.engine import make_rules, new_hand
+    from bot.engine.state import same_team
+    from render.samples import play
+
+    seen_bonus = False
+    for seed in range(1, 40):
+        state, _ = new_hand(make_rules("match"), seed)
+        state = play(state, random.Random(seed))
+        res = state.result
+        assert res is not None
+        for team, seat in ((0, 1), (1, 2)):
+            places = sum(res.seat_points[s - 1] for s in range(1, 7) if same_team(s, seat))
+            plus = sum(1 for b in res.bonuses if same_team(b.earner, seat))
+            minus = sum(1 for b in res.bonuses if same_team(b.payer, seat))
+            raw = places + plus - minus
+            assert raw == res.itemized_scores()[team]
+            # positive_only (on in 比赛) records the losing team as 0, shown as its own line.
+            assert res.team_scores[team] in (raw, 0), (seed, res)
+        seen_bonus = seen_bonus or bool(res.bonuses)
+    assert seen_bonus
+
+
+async def test_terminal_result_itemizes_competition_points() -> None:
+    out = io.StringIO()
+    for seed in range(1, 40):
+        out = io.StringIO()
+        table = ConsoleTable(
+            preset="match", seed=seed, hands=1, lang="en", input_fn=Script([]), out=out, color=False
+        )
+        await table.run()
+        if "+1," in out.getvalue():
+            break
+    text = out.getvalue()
+    bonus_lines = [ln for ln in text.splitlines() if "+1," in ln and ln.rstrip().endswith("-1")]
+    assert bonus_lines, text[-800:]
