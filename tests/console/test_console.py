@@ -267,3 +267,28 @@ async def test_terminal_result_itemizes_competition_points() -> None:
     text = out.getvalue()
     bonus_lines = [ln for ln in text.splitlines() if "+1," in ln and ln.rstrip().endswith("-1")]
     assert bonus_lines, text[-800:]
+
+
+# -- rules v2: 冲点 and 烩 in the terminal ------------------------------------------------
+
+
+async def test_a_revolter_is_offered_chongdian_and_x_takes_it() -> None:
+    # Seed 208 under 大众场 (chongdian on): you may revolt; after it, x chooses 冲点.
+    text = await _run(["v", "x", "q"], preset="dazhong", seed=208)
+    before_revolt, after_revolt = text.split("You declare a revolution!", 1)
+    assert "x 冲点" not in before_revolt  # offered only to a revolter
+    assert "x 冲点" in after_revolt
+    assert "You go for 冲点" in after_revolt
+    # 冲点 leads pure gouji plays only: the options after it offer no low sets.
+    options = (
+        after_revolt.split("You go for 冲点", 1)[1].split("Your turn.")[0].split("\n  #1", 1)[1]
+    )
+    assert options.startswith("  JJJJ")
+    assert "999" not in options and "77777" not in options
+
+
+async def test_hui_and_chongdian_are_explained_where_the_preset_has_none() -> None:
+    text = await _run(["u", "x", "q"])  # 大纲: 烩 off, 冲点 off
+    assert "This preset has no 烩." in text
+    assert "This preset has no 冲点." in text
+    assert "You go for 冲点" not in text
