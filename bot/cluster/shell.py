@@ -25,7 +25,7 @@ from ..store import Deadline as DeadlineRow
 from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
-from ..table.manager import TableManager, _checked_settings, _Sync
+from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply
 from ..table.record import Table, table_from_json
@@ -77,14 +77,13 @@ class SharedTableManager(TableManager):
                     settings = await self._settings(tx, cmd.chat)
                     changed: GroupSettings | None = None
                     if isinstance(cmd, ChangeSettings):
-                        checked = _checked_settings(cmd, settings)
+                        checked = checked_settings(cmd, settings)
                         if isinstance(checked, Reply):
                             return checked
                         settings = changed = checked
-                    env = Env(
-                        self.clock.now(), settings, self.config, self.policy, self.seed_source()
-                    )
-                    result = step(table, cmd, env)
+                    policy = self.policy_of(settings)
+                    env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
+                    result = await off_loop_if_searching(policy, step, table, cmd, env)
                     saved = await self._write(tx, key, table, result, changed)
                     if changed is not None and not saved:
                         await tx.save_settings(cmd.chat.group_key, changed.to_json())
@@ -115,7 +114,7 @@ class SharedTableManager(TableManager):
                     t = await self._locked(tx, key)
                     if t is None:
                         return
-                    self._meta.setdefault(key, {})[name] = value
+                    self.meta_of(key)[name] = value
                     await self._write(tx, key, t, Step(t, Reply.yes("ok")), force=True)
             except BaseException:
                 self._rolled_back(key)
@@ -147,7 +146,7 @@ class SharedTableManager(TableManager):
         """Reload until this worker's copy is at least as new as the newest it heard of."""
         for _ in range(5):
             await self.refresh(key)
-            if key not in self._tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
+            if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
 
     async def refresh(self, key: str) -> None:
@@ -167,19 +166,16 @@ class SharedTableManager(TableManager):
 
     async def _copy(self, tx: StoreTx, key: str, row: StoredTable | None) -> Table | None:
         if row is None or not row.live:
-            if key in self._tables:
-                self._forget(key)
+            if key in self.tables:
+                self.forget(key)
             self._versions.pop(key, None)
             return None
-        cached = self._tables.get(key)
+        cached = self.tables.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
         t = await self._rebuild(tx, key, row, cached)
-        self._tables[key] = t
+        self.keep(key, cached, t)
         self._versions[key] = row.version
-        self._touched[key] = self.clock.now()
-        self._index(key, cached, t)
-        self._schedule(t)
         return t
 
     async def _rebuild(
@@ -191,7 +187,9 @@ class SharedTableManager(TableManager):
         record = dict(row.record)
         t = table_from_json(record)
         meta = record.get("meta")
-        self._meta[key] = dict(meta) if isinstance(meta, dict) else {}
+        kept = self.meta_of(key)
+        kept.clear()
+        kept.update(meta if isinstance(meta, dict) else {})
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None
@@ -213,7 +211,7 @@ class SharedTableManager(TableManager):
             t.log = tuple(replayed)
             t.run.state = state
         restore_runtime(t.run, record.get("run") or {})
-        self._sync[key] = _Sync(t.deal_no, len(t.log))
+        self.mark_saved(key, t.deal_no, len(t.log))
         return t
 
     # -- writing a step -------------------------------------------------------------------
@@ -232,35 +230,11 @@ class SharedTableManager(TableManager):
         if t is None:
             return False
         if result.fresh:
-            self._sync[key] = _Sync(None, 0)
+            self.mark_saved(key, None, 0)
         if t is before and not result.finished and not result.outs and not force:
             return False
-        self._tables[key] = t
-        self._touched[key] = self.clock.now()
-        self._index(key, before, t)
-        self._schedule(t)
-        sync = self._sync.setdefault(key, _Sync(None, 0))
-        new_deal = sync.deal != t.deal_no
-        start = 0 if new_deal else sync.saved
-        group = t.chat.group_key
-        version = await tx.write(
-            TableWrite(
-                key,
-                {**self._record(t), "run": runtime_to_json(t.run)},
-                t.live(),
-                updated=self.clock.now(),
-                new_actions=tuple(
-                    (t.deal_no, i, seat, action.to_json())
-                    for i, (seat, action) in enumerate(t.log[start:], start=start)
-                ),
-                drop_all_actions=new_deal and sync.deal is None,
-                drop_actions_before=t.deal_no if new_deal and sync.deal is not None else None,
-                hands=tuple(
-                    HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished
-                ),
-                settings=None if settings is None else (group, settings.to_json()),
-            )
-        )
+        self.keep(key, before, t)
+        version = await tx.write(self._table_write(t, result, settings))
         await tx.set_deadline(key, *self._due_of(t))
         if result.outs:
             # The key makes a message's identity: a step is written once per version.
@@ -270,10 +244,32 @@ class SharedTableManager(TableManager):
             ]
             await tx.enqueue_many(key, messages, self.clock.now())
         await tx.notify_table(key, version)
-        sync.deal, sync.saved = t.deal_no, len(t.log)
+        self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
         return True
+
+    def _table_write(self, t: Table, result: Step, settings: GroupSettings | None) -> TableWrite:
+        """What the store must hold after this step: the record with its runtime, the
+        actions it has not got yet (all of a new deal), finished hands, new settings."""
+        deal, saved = self.saved_log(t.key)
+        new_deal = deal != t.deal_no
+        start = 0 if new_deal else saved
+        group = t.chat.group_key
+        return TableWrite(
+            t.key,
+            {**self.record_of(t), "run": runtime_to_json(t.run)},
+            t.live(),
+            updated=self.clock.now(),
+            new_actions=tuple(
+                (t.deal_no, i, seat, action.to_json())
+                for i, (seat, action) in enumerate(t.log[start:], start=start)
+            ),
+            drop_all_actions=new_deal and deal is None,
+            drop_actions_before=t.deal_no if new_deal and deal is not None else None,
+            hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
+            settings=None if settings is None else (group, settings.to_json()),
+        )
 
     def _committed(self, key: str) -> None:
         version = self._written.pop(key, None)
@@ -284,8 +280,8 @@ class SharedTableManager(TableManager):
         # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
-        if key in self._tables:
-            self._forget(key)
+        if key in self.tables:
+            self.forget(key)
 
     def _due_of(self, t: Table) -> tuple[str, float | None]:
         """The deadline row: when the table next needs the clock (a turn warning first)."""
@@ -316,7 +312,9 @@ class SharedTableManager(TableManager):
                 await tx.set_deadline(key, "", None)
                 return
             settings = await self._settings(tx, t.chat)
-            result = tick_table(t, Env(self.clock.now(), settings, self.config, self.policy))
+            policy = self.policy_of(settings)
+            env = Env(self.clock.now(), settings, self.config, policy)
+            result = await off_loop_if_searching(policy, tick_table, t, env)
             if not await self._write(tx, key, t, result):
                 await tx.set_deadline(key, *self._due_of(t))  # not due after all
         except BaseException:
@@ -337,7 +335,7 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self.refresh(out.table)  # the adapter reads the table's snapshot next
-        await self._publish((out,))
+        await self.publish((out,))
         return {"worker": self.worker}
 
 
