@@ -63,6 +63,7 @@ async def start_worker(target: str, name: str, clock: FakeClock) -> Worker:
         declare_window_seconds=0,
         between_hands_seconds=0,
         lease_seconds=5,
+        inline_relay=True,
     )
     rec = Recorder()
     m.subscribe(rec)
