@@ -406,7 +406,21 @@ async def drive(
     pool.down.discard(victim)
     print(f"# worker w{victim} back at {time.monotonic() - start:.0f} s", flush=True)
     await asyncio.gather(*players)
-    return time.monotonic() - start
+    elapsed = time.monotonic() - start
+    await print_profiles(pool, http)
+    return elapsed
+
+
+async def print_profiles(pool: Workers, http: aiohttp.ClientSession) -> None:
+    """Where each worker's command time went (its health endpoint's ``command_ms``)."""
+    for i in range(pool.count):
+        with contextlib.suppress(aiohttp.ClientError):
+            async with http.get(f"http://127.0.0.1:{pool.health[i]}/health") as r:
+                facts = await r.json()
+        phases = facts.get("command_ms", {})
+        print(f"# w{i} phases (ms, p50/p95/max, n):")
+        for name, v in sorted(phases.items(), key=lambda kv: -kv[1]["p95"]):
+            print(f"#   {name:22} {v['p50']:8.1f} {v['p95']:8.1f} {v['max']:8.1f} {v['n']:6.0f}")
 
 
 @dataclass
@@ -482,6 +496,9 @@ def report(
         if c.method in NEW_MESSAGES and c.error is None
     )
     duplicates = sum(n - 1 for n in new.values() if n > 1)
+    for (chat, method, texts), n in new.items():
+        if n > 1:
+            print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
     p95 = _p95(figs.command_ms)
     print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play; logs {logdir}")
     print(

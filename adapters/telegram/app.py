@@ -52,6 +52,7 @@ MENU = (
     "why",
 )
 ALLOWED_UPDATES = ["message", "callback_query"]
+WEBHOOK_CONCURRENCY = 64  # updates one webhook worker handles at once
 
 
 class _NoRetryNoise(logging.Filter):
@@ -110,6 +111,11 @@ class TelegramBot:
             builder = builder.base_url(base).base_file_url(files)
         if request is not None:
             builder = builder.request(request).get_updates_request(request)
+        if webhook_url:
+            # Behind a load balancer one chat's updates already reach several workers at
+            # once (the table lock in the database orders them); within a worker, one
+            # update waiting for its table must not hold up every other chat's.
+            builder = builder.concurrent_updates(WEBHOOK_CONCURRENCY)
         self.app = builder.build()
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import OutboxMessage, Store
 from .receipts import Receipt, collecting
+from .timings import Timings
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,7 @@ class OutboxRelay:
         lease_seconds: float = 10.0,
         batch: int = 20,
         ack_timeout: float = 120.0,
+        timings: Timings | None = None,
     ) -> None:
         self.store = store
         self.holder = holder
@@ -47,6 +50,7 @@ class OutboxRelay:
         self.batch = batch
         # Longer than any wait the group budget can impose on a call (its 60 s window).
         self.ack_timeout = ack_timeout
+        self.timings = timings or Timings()
         # The lease keeps other workers out; this keeps this worker's own loops (the pass
         # after a command, the background pass) from sending one chat's messages twice.
         self._busy: set[str] = set()
@@ -66,7 +70,9 @@ class OutboxRelay:
 
     async def _pump_chat(self, chat_key: str) -> int:
         sent = 0
+        clock = self.timings
         while True:
+            mark = time.perf_counter()
             async with self.store.transaction() as tx:
                 # Taking (or renewing) the lease proves it is still ours; the attempts are
                 # noted in the same commit, before anything goes out.
@@ -78,17 +84,21 @@ class OutboxRelay:
                 waiting = await tx.unsent(chat_key, self.batch)
                 if waiting:
                     await tx.mark_sending_many([m.id for m in waiting])
+            clock.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
                 if chat_key in self._again:
                     self._again.discard(chat_key)
                     continue
                 break
-            handed = [await self._hand_over(m, takeover=not held) for m in waiting]
+            with clock.phase("outbox_hand_over"):
+                handed = [await self._hand_over(m, takeover=not held) for m in waiting]
             for message, receipt, result in handed:
-                if not await self._settled(chat_key, receipt):
-                    return sent  # the lease is gone: the new holder sends it again
-                async with self.store.transaction() as tx:
-                    await tx.mark_sent(message.id, self.now(), result)
+                with clock.phase("outbox_platform_wait"):
+                    if not await self._settled(chat_key, receipt):
+                        return sent  # the lease is gone: the new holder sends it again
+                with clock.phase("outbox_mark_sent"):
+                    async with self.store.transaction() as tx:
+                        await tx.mark_sent(message.id, self.now(), result)
                 sent += 1
         async with self.store.transaction() as tx:
             await tx.release_lease(chat_key, self.holder)

@@ -32,6 +32,7 @@ from ..table.record import Table, table_from_json
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
+from .timings import Timings
 from .wire import WireError, out_from_json, out_to_json
 from .worker import worker_id
 
@@ -65,7 +66,10 @@ class SharedTableManager(TableManager):
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
-        self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
+        self.timings = Timings()
+        self.relay = OutboxRelay(
+            store, self.worker, self._deliver, self.clock.now, lease_seconds, timings=self.timings
+        )
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
@@ -76,31 +80,53 @@ class SharedTableManager(TableManager):
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         key = cmd.chat.key
+        clock = self.timings
+        started = time.perf_counter()
         async with self.lock(key):
+            clock.add("local_lock", time.perf_counter() - started)
             try:
+                mark = time.perf_counter()
                 async with self.shared.transaction() as tx:
-                    table = await self._locked(tx, key)
-                    settings = await self._settings(tx, cmd.chat)
-                    changed: GroupSettings | None = None
-                    if isinstance(cmd, ChangeSettings):
-                        checked = checked_settings(cmd, settings)
-                        if isinstance(checked, Reply):
-                            return checked
-                        settings = changed = checked
-                    policy = self.policy_of(settings)
-                    env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
-                    result = await off_loop_if_searching(policy, step, table, cmd, env)
-                    saved = await self._write(tx, key, table, result, changed)
-                    if changed is not None and not saved:
-                        await tx.save_settings(cmd.chat.group_key, changed.to_json())
+                    clock.add("begin", time.perf_counter() - mark)
+                    run = await self._run(tx, cmd)
+                    mark = time.perf_counter()
+                clock.add("commit", time.perf_counter() - mark)
             except BaseException:
                 self._rolled_back(key)
                 raise
             self._committed(key)
+        reply, changed = run
         if changed is not None:
             self.settings_cache[cmd.chat.group_key] = changed
         await self._send(key)
-        return Reply.yes("settings_saved") if changed is not None else result.reply
+        clock.add("command", time.perf_counter() - started)
+        return reply
+
+    async def _run(self, tx: StoreTx, cmd: Command) -> tuple[Reply, GroupSettings | None]:
+        """The command inside its transaction: lock, reload, step, write. Returns the
+        reply and the group's new settings, if it changed them."""
+        key, clock = cmd.chat.key, self.timings
+        with clock.phase("db_lock"):
+            row = await tx.lock_table(key)
+        with clock.phase("reload"):
+            table = await self._copy(tx, key, row)
+        with clock.phase("settings"):
+            settings = await self._settings(tx, cmd.chat)
+        changed: GroupSettings | None = None
+        if isinstance(cmd, ChangeSettings):
+            checked = checked_settings(cmd, settings)
+            if isinstance(checked, Reply):
+                return checked, None
+            settings = changed = checked
+        policy = self.policy_of(settings)
+        env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
+        with clock.phase("step"):
+            result = await off_loop_if_searching(policy, step, table, cmd, env)
+        with clock.phase("write"):
+            saved = await self._write(tx, key, table, result, changed)
+            if changed is not None and not saved:
+                await tx.save_settings(cmd.chat.group_key, changed.to_json())
+        return (Reply.yes("settings_saved") if changed is not None else result.reply), changed
 
     async def group_settings(self, chat: ChatRef) -> GroupSettings:
         # Another worker may have changed them: the store answers, not a cache.
@@ -114,6 +140,10 @@ class SharedTableManager(TableManager):
         return settings
 
     async def set_meta(self, key: str, name: str, value: Json) -> None:
+        with self.timings.phase("set_meta"):
+            await self._set_meta(key, name, value)
+
+    async def _set_meta(self, key: str, name: str, value: Json) -> None:
         async with self.lock(key):
             try:
                 async with self.shared.transaction() as tx:
@@ -317,7 +347,8 @@ class SharedTableManager(TableManager):
         # (a local command may hold that one while it waits for the table's lock).
         key = due.table_key
         try:
-            t = await self._copy(tx, key, await tx.load_table(key))
+            with self.timings.phase("timer_reload"):
+                t = await self._copy(tx, key, await tx.load_table(key))
             if t is None:
                 await tx.set_deadline(key, "", None)
                 return
