@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from ..engine.actions import Action
@@ -29,6 +30,7 @@ from ..table.manager import TableManager, checked_settings, off_loop_if_searchin
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply
 from ..table.record import Table, table_from_json
+from . import receipts
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
@@ -75,7 +77,7 @@ class SharedTableManager(TableManager):
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
-        self._sending: set[asyncio.Task[int]] = set()
+        self._sending: set[asyncio.Task[Any]] = set()
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -140,22 +142,14 @@ class SharedTableManager(TableManager):
         return settings
 
     async def set_meta(self, key: str, name: str, value: Json) -> None:
+        """An adapter's value (a message id, the group budget's recent calls): a row of
+        its own, committed without the table's lock and without a new table version, so
+        this bookkeeping never waits for a command nor makes the others reload."""
         with self.timings.phase("set_meta"):
-            await self._set_meta(key, name, value)
-
-    async def _set_meta(self, key: str, name: str, value: Json) -> None:
-        async with self.lock(key):
-            try:
-                async with self.shared.transaction() as tx:
-                    t = await self._locked(tx, key)
-                    if t is None:
-                        return
-                    self.meta_of(key)[name] = value
-                    await self._write(tx, key, t, Step(t, Reply.yes("ok")), force=True)
-            except BaseException:
-                self._rolled_back(key)
-                raise
-            self._committed(key)
+            async with self.shared.transaction() as tx:
+                await tx.set_table_meta(key, name, value)
+            if key in self.tables:
+                self.meta_of(key)[name] = value
 
     async def load(self) -> int:
         """Nothing to resume (every step was committed whole; deadlines are rows): read the
@@ -167,6 +161,7 @@ class SharedTableManager(TableManager):
         for key in keys:
             await self.refresh(key)
         await self.shared.listen_tables(self._heard)
+        await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
@@ -177,6 +172,20 @@ class SharedTableManager(TableManager):
             task = asyncio.get_running_loop().create_task(self._follow(key))
             self._refreshing[key] = task
             task.add_done_callback(lambda _: self._refreshing.pop(key, None))
+
+    def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
+        if key not in self.tables:
+            return  # read with the table when it is loaded
+        if has_value:
+            self.meta_of(key)[name] = value
+        else:
+            self._task(self._reload_meta(key))
+
+    async def _reload_meta(self, key: str) -> None:
+        async with self.shared.transaction(readonly=True) as tx:
+            rows = await tx.load_table_meta(key)
+        if key in self.tables:
+            self.meta_of(key).update(rows)
 
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of."""
@@ -226,6 +235,8 @@ class SharedTableManager(TableManager):
         kept = self.meta_of(key)
         kept.clear()
         kept.update(meta if isinstance(meta, dict) else {})
+        if cached is None:  # later changes come with their notifications
+            kept.update(await tx.load_table_meta(key))
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None
@@ -372,15 +383,19 @@ class SharedTableManager(TableManager):
         if self.inline_relay:
             await self.relay.pump_chat(key)
             return
-        task = asyncio.get_running_loop().create_task(self.relay.pump_chat(key))
+        self._task(self.relay.pump_chat(key))
+
+    def _task(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Background work this worker keeps a hold of (``drain`` waits for it)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._sending.add(task)
         task.add_done_callback(self._sent)
 
-    def _sent(self, task: asyncio.Task[int]) -> None:
+    def _sent(self, task: asyncio.Task[Any]) -> None:
         self._sending.discard(task)
         if not task.cancelled() and task.exception() is not None:
             err = task.exception()
-            log.error("relaying failed: %r", err, exc_info=err)
+            log.error("background work failed: %r", err, exc_info=err)
 
     async def drain(self) -> None:
         """Wait for the messages being relayed in the background (tests, shutdown)."""
@@ -396,6 +411,9 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self.refresh(out.table)  # the adapter reads the table's snapshot next
+        if receipts.takeover():
+            # Taken over from another sender: its message ids and budget, as stored.
+            await self._reload_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
 

@@ -23,6 +23,9 @@ DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 TABLES_CHANNEL = "gouji_tables"  # NOTIFY: "<version> <table key>" at each commit
+META_CHANNEL = "gouji_meta"  # NOTIFY: JSON [table key, name, value] at each commit
+# NOTIFY payloads must stay under 8000 bytes; a larger value is announced without it.
+META_PAYLOAD_MAX = 7000
 
 # (deal_no, idx, seat, action as JSON)
 ActionRow = tuple[int, int, int, dict[str, Any]]
@@ -225,6 +228,28 @@ class StoreTx:
     async def notify_table(self, table_key: str, version: int) -> None:
         """Tell the other workers, at the commit, that this table is now at ``version``."""
         await self.tx.notify(TABLES_CHANNEL, f"{version} {table_key}")
+
+    async def set_table_meta(self, table_key: str, name: str, value: Any) -> None:
+        """Keep an adapter's value with a table (its own row: no table lock, no new table
+        version) and tell the other workers at the commit."""
+        raw = _dumps(value)
+        await self.tx.execute(
+            "INSERT INTO table_meta (table_key, name, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value",
+            table_key,
+            name,
+            raw,
+        )
+        payload = _dumps([table_key, name, value])
+        if len(payload.encode()) > META_PAYLOAD_MAX:
+            payload = _dumps([table_key, name])  # listeners read it from the row
+        await self.tx.notify(META_CHANNEL, payload)
+
+    async def load_table_meta(self, table_key: str) -> dict[str, Any]:
+        rows = await self.tx.fetch(
+            "SELECT name, value FROM table_meta WHERE table_key = ?", table_key
+        )
+        return {str(n): _loads(v) for n, v in rows}
 
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)
@@ -488,6 +513,17 @@ class Store:
             callback(key, int(version))
 
         return await self.backend.listen(TABLES_CHANNEL, heard)
+
+    async def listen_meta(self, callback: Callable[[str, str, Any, bool], None]) -> bool:
+        """Call ``callback(table_key, name, value, has_value)`` whenever any worker commits
+        a table's adapter value (``has_value`` False: too large for the notification,
+        read it from the store). False on SQLite."""
+
+        def heard(payload: str) -> None:
+            raw = _loads(payload)
+            callback(str(raw[0]), str(raw[1]), raw[2] if len(raw) > 2 else None, len(raw) > 2)
+
+        return await self.backend.listen(META_CHANNEL, heard)
 
     async def ping(self) -> None:
         """A round trip to the database (the health check); raises if it does not answer."""

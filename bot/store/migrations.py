@@ -95,6 +95,16 @@ _STEPS: tuple[str, ...] = (
         until {real} NOT NULL
     );
     """,
+    # 3: adapters' small values (message ids, the group budget's recent calls) beside the
+    # table, one row per name: writing one takes no table lock and moves no table version
+    """
+    CREATE TABLE table_meta (
+        table_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (table_key, name)
+    );
+    """,
 )
 
 SQLITE: tuple[str, ...] = tuple(step.format(**_SQLITE_TYPES) for step in _STEPS)
