@@ -330,10 +330,15 @@ async def open_tables(driver: Driver, humans: list[Human], parallel: int = 12) -
     gate = asyncio.Semaphore(parallel)
 
     async def one(h: Human) -> None:
+        # As a person would: each command once the bot has answered the one before.
         async with gate:
             for text in ("/gouji", "/addbot 5", "/begin"):
+                before = len(driver.fake.sends_to(h.group["id"]))
                 await driver.post(driver.fake.command(h.user, h.group, text))
-                await asyncio.sleep(0.3)
+                for _ in range(300):
+                    if len(driver.fake.sends_to(h.group["id"])) > before:
+                        break
+                    await asyncio.sleep(0.1)
 
     await asyncio.gather(*(one(h) for h in humans))
 

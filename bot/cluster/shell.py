@@ -109,11 +109,10 @@ class SharedTableManager(TableManager):
         reply and the group's new settings, if it changed them."""
         key, clock = cmd.chat.key, self.timings
         with clock.phase("db_lock"):
-            row = await tx.lock_table(key)
+            row, raw = await tx.lock_table_and_settings(key, cmd.chat.group_key)
         with clock.phase("reload"):
             table = await self._copy(tx, key, row)
-        with clock.phase("settings"):
-            settings = await self._settings(tx, cmd.chat)
+        settings = self._settings_of(cmd.chat, raw)
         changed: GroupSettings | None = None
         if isinstance(cmd, ChangeSettings):
             checked = checked_settings(cmd, settings)
@@ -136,7 +135,9 @@ class SharedTableManager(TableManager):
             return await self._settings(tx, chat)
 
     async def _settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
-        raw = await tx.load_settings(chat.group_key)
+        return self._settings_of(chat, await tx.load_settings(chat.group_key))
+
+    def _settings_of(self, chat: ChatRef, raw: dict[str, Any] | None) -> GroupSettings:
         settings = GroupSettings() if raw is None else GroupSettings.from_json(raw)
         self.settings_cache[chat.group_key] = settings
         return settings
@@ -290,7 +291,6 @@ class SharedTableManager(TableManager):
                 for i, out in enumerate(result.outs)
             ]
             await tx.enqueue_many(key, messages, self.clock.now())
-        await tx.notify_table(key, version)
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
@@ -316,6 +316,7 @@ class SharedTableManager(TableManager):
             drop_actions_before=t.deal_no if new_deal and deal is not None else None,
             hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
             settings=None if settings is None else (group, settings.to_json()),
+            notify=True,
         )
 
     def _committed(self, key: str) -> None:

@@ -83,6 +83,7 @@ class TableWrite:
     drop_actions_before: int | None = None  # a new deal: earlier deals' logs are done
     hands: tuple[HandWrite, ...] = ()
     settings: tuple[str, dict[str, Any]] | None = None  # (group_key, settings)
+    notify: bool = False  # tell the other workers the table's new version at the commit
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +160,7 @@ class StoreTx:
         elif w.drop_actions_before is not None:
             await self.drop_actions(w.table_key, w.drop_actions_before)
             self.fault("drop_actions")
-        version = await self.save_table(w.table_key, w.record, w.live, w.updated)
+        version = await self.save_table(w.table_key, w.record, w.live, w.updated, w.notify)
         self.fault("table")
         if w.new_actions:
             await self.append_actions(w.table_key, w.new_actions)
@@ -170,15 +171,24 @@ class StoreTx:
         return version
 
     async def save_table(
-        self, table_key: str, record: dict[str, Any], live: bool, updated: float = 0.0
+        self,
+        table_key: str,
+        record: dict[str, Any],
+        live: bool,
+        updated: float = 0.0,
+        notify: bool = False,
     ) -> int:
         """Write the table row; its version goes up by one with every write (1 when new),
-        so a worker that holds an older copy sees it must reload."""
+        so a worker that holds an older copy sees it must reload. ``notify``: tell the
+        other workers at the commit (``notify_table``, in the same statement)."""
+        told = ""
+        if notify and self.tx.dialect is Dialect.POSTGRES:
+            told = f", pg_notify('{TABLES_CHANNEL}', tables.version || ' ' || tables.table_key)"
         row = await self.tx.fetchone(
             "INSERT INTO tables (table_key, record, live, version, updated) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (table_key) DO UPDATE SET "
             "record = excluded.record, live = excluded.live, version = tables.version + 1, "
-            "updated = excluded.updated RETURNING version",
+            "updated = excluded.updated RETURNING version" + told,
             table_key,
             _dumps(record),
             live,
@@ -211,6 +221,28 @@ class StoreTx:
         exists, so two workers cannot both create a table); SQLite: the file's write lock."""
         await self.tx.lock_key(table_key)
         return await self.load_table(table_key)
+
+    async def lock_table_and_settings(
+        self, table_key: str, group_key: str
+    ) -> tuple[StoredTable | None, dict[str, Any] | None]:
+        """``lock_table`` and ``load_settings`` in one round trip after the lock (a
+        command needs both; read after the lock, so both are as of its start)."""
+        await self.tx.lock_key(table_key)
+        row = await self.tx.fetchone(
+            "SELECT t.record, t.live, t.version, s.settings "
+            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
+            "LEFT JOIN tables t ON t.table_key = q.k "
+            "LEFT JOIN group_settings s ON s.group_key = q.g",
+            table_key,
+            group_key,
+        )
+        assert row is not None
+        table = (
+            None
+            if row[0] is None
+            else StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
+        )
+        return table, None if row[3] is None else _loads(row[3])
 
     async def try_lock_table(self, table_key: str) -> bool:
         """The lock of ``lock_table`` if free now; never waits (timers use it, so they never
