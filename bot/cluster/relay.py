@@ -92,14 +92,22 @@ class OutboxRelay:
                 break
             with clock.phase("outbox_hand_over"):
                 handed = [await self._hand_over(m, takeover=not held) for m in waiting]
-            for message, receipt, result in handed:
+            while handed:
                 with clock.phase("outbox_platform_wait"):
-                    if not await self._settled(chat_key, receipt):
+                    if not await self._settled(chat_key, handed[0][1]):
                         return sent  # the lease is gone: the new holder sends it again
+                # This one is out, and so is every next one whose calls have returned
+                # too (one coalesced edit settles many): marked in one commit.
+                done = 1
+                while done < len(handed) and handed[done][1].done:
+                    done += 1
                 with clock.phase("outbox_mark_sent"):
                     async with self.store.transaction() as tx:
-                        await tx.mark_sent(message.id, self.now(), result)
-                sent += 1
+                        await tx.mark_sent_many(
+                            [(m.id, r) for m, _, r in handed[:done]], self.now()
+                        )
+                sent += done
+                handed = handed[done:]
         async with self.store.transaction() as tx:
             await tx.release_lease(chat_key, self.holder)
         return sent

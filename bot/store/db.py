@@ -485,6 +485,14 @@ class StoreTx:
         )
         return bool(rows)
 
+    async def mark_sent_many(self, sent: Sequence[tuple[int, dict[str, Any]]], now: float) -> None:
+        """``mark_sent`` for messages whose calls returned together, in one statement."""
+        await self.tx.executemany(
+            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
+            "WHERE id = ? AND state <> 'sent'",
+            [(float(now), _dumps(result), message_id) for message_id, result in sent],
+        )
+
     async def sent_result(self, msg_key: str) -> dict[str, Any] | None:
         row = await self.tx.fetchone(
             "SELECT result FROM outbox WHERE msg_key = ? AND state = 'sent'", msg_key
