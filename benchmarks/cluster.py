@@ -355,7 +355,9 @@ def make_humans(fake: FakeTelegram, tables: int) -> list[Human]:
 
 
 async def seed_settings(url: str, humans: list[Human]) -> None:
-    silent = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 5})
+    # A silent table's match is one hand (托管 plays it out, then it ends); the others play
+    # on while their humans do.
+    silent = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 5})
     normal = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
     store = Store(url)
     await store.open()
@@ -383,12 +385,31 @@ async def run(url: str, tables: int, seconds: float, workers: int) -> None:
             t0 = time.monotonic()
             await open_tables(driver, humans)
             elapsed = await drive(driver, pool, humans, seconds, http)
-        await asyncio.sleep(12)  # leases run out, timers and the outbox settle
+            settled = await settle(url)
     finally:
         pool.stop_all()
         await api.stop()
     stored = await stored_figures(url, humans)
+    print(f"# the outbox emptied {settled:.0f} s after the humans stopped")
     report(driver, pool, humans, stored, elapsed, time.monotonic() - t0, logdir)
+
+
+async def settle(url: str, limit: float = 120.0) -> float:
+    """Wait until every outbox message is sent (leases of the killed worker run out,
+    paced edits go out); returns how long it took."""
+    store = Store(url)
+    await store.open()
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < limit:
+            async with store.transaction(readonly=True) as tx:
+                row = await tx.tx.fetchone("SELECT count(*) FROM outbox WHERE state <> 'sent'")
+            if row is not None and int(row[0]) == 0:
+                break
+            await asyncio.sleep(1.0)
+    finally:
+        await store.close()
+    return time.monotonic() - start
 
 
 async def drive(
