@@ -174,6 +174,7 @@ class Workers:
             "GOUJI_HEALTH_HOST": "127.0.0.1",
             "GOUJI_LOG": "INFO",
             "GOUJI_LOG_FORMAT": "json",
+            "PYTHONPATH": str(ROOT),  # the code of this checkout, whatever is installed
         }
         env.pop("GOUJI_DISCORD_TOKEN", None)
         gouji = Path(sys.executable).with_name("gouji")
