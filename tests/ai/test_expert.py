@@ -58,7 +58,7 @@ def test_same_seed_same_decision_and_independent_of_the_hidden_hands() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, playouts=12)
+    expert = ExpertPolicy(state.rules, work=1500)
     first = decide(state, seat, expert, random.Random(9))
     assert first == decide(state, seat, expert, random.Random(9))
     assert first in options(state, seat)
@@ -75,7 +75,7 @@ def test_search_finds_the_finishing_line_normal_would_not_force() -> None:
     # Seat 1 leads with 2 cards left in two plays: either order finishes unless answered.
     state = table(["5B", "66", "77", "88", "99", "TT"])
     state = state._replace(started=True)
-    expert = ExpertPolicy(state.rules, playouts=16)
+    expert = ExpertPolicy(state.rules, work=400)
     choice = decide(state, 1, expert, random.Random(1))
     assert choice is not None and choice.kind is ActionKind.PLAY
     assert fmt(choice.cards or EMPTY) in ("5B", "5")
@@ -101,7 +101,7 @@ def test_decide_async_keeps_the_event_loop_free() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, playouts=24)
+    expert = ExpertPolicy(state.rules, work=3000)
 
     async def run() -> tuple[object, int]:
         ticks = 0
