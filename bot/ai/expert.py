@@ -70,12 +70,14 @@ class ExpertPolicy:
         self,
         rules: Rules | None = None,
         work: int = DEFAULT_WORK,
+        playouts: int | None = None,
         max_seconds: float = DEFAULT_SECONDS,
         margin: float = DEFAULT_MARGIN,
         z: float = DEFAULT_Z,
     ) -> None:
         self.rules = rules
         self.work = work
+        self.playouts = playouts  # a fixed number of playouts instead of ``work``
         self.max_seconds = max_seconds
         self.margin = margin
         self.z = z
@@ -93,7 +95,8 @@ class ExpertPolicy:
         """Decide with playouts; ``public`` is ``masked_state`` for this seat."""
         base = self.normal.choose(view, legal, rng)
         cands = self.candidates(view, legal, base)
-        if len(cands) < 2 or self.work <= 0:
+        budget = self.work if self.playouts is None else self.playouts
+        if len(cands) < 2 or budget < len(cands):
             return base
         scores = self.evaluate(view, public, cands, rng.getrandbits(64))
         return cands[self.pick(scores)]
@@ -151,8 +154,7 @@ class ExpertPolicy:
         """Each candidate's playout scores, deal by deal (the same deals for all)."""
         sizes = hand_sizes(view)
         caps = pass_caps(view)
-        left = sum(sizes) + PLAYOUT_FIXED
-        deals = min(MAX_DEALS, max(MIN_DEALS, self.work // (left * len(cands))))
+        deals = self.deals(sum(sizes), len(cands))
         scores: list[list[float]] = [[] for _ in cands]
         start = time.perf_counter()
         for d in range(deals):
@@ -163,6 +165,12 @@ class ExpertPolicy:
             if time.perf_counter() - start > self.max_seconds:
                 break  # the safety net: decide from the deals finished so far
         return scores
+
+    def deals(self, cards: int, cands: int) -> int:
+        """Deals for a decision with ``cards`` in the hands and ``cands`` candidates."""
+        if self.playouts is not None:
+            return max(1, self.playouts // cands)
+        return min(MAX_DEALS, max(MIN_DEALS, self.work // ((cards + PLAYOUT_FIXED) * cands)))
 
     def pick(self, scores: Sequence[Sequence[float]]) -> int:
         """Normal's choice (index 0) unless another did clearly better on the same deals."""
