@@ -135,9 +135,11 @@ def deal(
     for i, n in enumerate(Seen.of(view).outstanding):
         pool.extend([i] * n)
     rng.shuffle(pool)
+    room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}
+    # A table set up from a position holds fewer cards than the deck: deal a random part.
+    del pool[sum(room.values()) :]
     # Capped ranks first, while the seats that may take them still have room.
     pool.sort(key=lambda i: -sum(1 for row in caps.values() if row[i] < NO_CAP))
-    room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}
     got = {s: [0] * NUM_RANKS for s in room}
     for card in pool:
         open_ = [s for s in room if room[s] > 0]

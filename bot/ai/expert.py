@@ -55,12 +55,12 @@ SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # at every stage of the hand: ~24 playouts at the start, ~100 near the end.
 DEFAULT_WORK = 6_000
 PLAYOUT_FIXED = 40
-MIN_DEALS = 4
+MIN_DEALS = 6
 MAX_DEALS = 64
 DEFAULT_SECONDS = 1.4
 MAX_CANDIDATES = 4
 DEFAULT_MARGIN = 0.02  # mean score per deal an alternative must gain over normal's …
-DEFAULT_Z = 1.0  # … and this many standard errors of the paired differences
+DEFAULT_Z = 1.5  # … and this many standard errors of the paired differences
 
 
 class ExpertPolicy:
