@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from bot.table.cache import BoundedDict
 
 K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 USERS = 20_000  # per-user facts kept (a few bytes each)
 CHATS = 5_000  # per-chat or per-table facts kept
@@ -40,3 +41,10 @@ class BoundedSet(Generic[K]):
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._items)
+
+
+class BoundedMap(BoundedDict[K, V]):
+    """A ``BoundedDict`` whose values can be listed (without refreshing their use)."""
+
+    def values(self) -> list[V]:
+        return list(self._items.values())
