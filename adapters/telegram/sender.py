@@ -176,7 +176,27 @@ class Sender:
         """Run every job allowed now; return seconds until more work is allowed (None: idle)."""
         # Chats are independent: one slow upload must not hold up every other chat.
         await asyncio.gather(*(self._drain(lane) for lane in list(self._lanes.values())))
+        self._evict()
         return self._next_delay()
+
+    def _evict(self) -> None:
+        """Forget lanes with nothing to do and nothing to remember: no queued work, no
+        pause, no edit still inside its interval and, in a group, no call left in the
+        budget's window. So per-chat state does not grow with every chat ever written to."""
+        now = self.clock.now()
+        for chat_id, lane in list(self._lanes.items()):
+            if lane.busy() or lane.blocked_until > now:
+                continue
+            if any(s.last + s.interval > now for s in lane.slots.values()):
+                continue
+            if lane.limited and self.budget.used(chat_id):
+                continue
+            del self._lanes[chat_id]
+            self.budget.forget(chat_id)
+
+    def lanes(self) -> int:
+        """Chats with state in memory (for tests of the eviction)."""
+        return len(self._lanes)
 
     def _allows(self, lane: _Lane, reserve: int) -> bool:
         return not lane.limited or self.budget.allows(lane.chat_id, reserve)
@@ -221,40 +241,52 @@ class Sender:
             picked = self._next_job(lane, now)
             if picked is None:
                 return
-            job, source = picked
-            # A slot's run renders the latest state: it settles every touch made so far.
-            taken = source.acks if isinstance(source, _Slot) else []
-            if isinstance(source, _Slot):
-                source.acks = []
-            made, settled = True, True
-            try:
-                made = await job()
-            except RetryAfter as err:
-                settled = False
-                wait = _retry_seconds(err)
-                lane.blocked_until = self.clock.now() + wait
-                if isinstance(source, _Slot):
-                    source.dirty = True
-                    source.acks = taken + source.acks
-                else:
-                    source.appendleft(job)
-                log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
-            except TelegramError as err:
-                log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
-            except Exception:
-                log.exception("chat %s: send job failed", lane.chat_id)
-            if made and lane.limited:
-                # Counted now that the call has been made (a refused call counts too:
-                # it may have reached Telegram's counter).
-                await self.budget.spend(lane.chat_id)
-                if isinstance(source, _Slot):
-                    lane.slot_sent.append(self.clock.now())
-            if settled:  # after the budget stored the call: the next sender counts it
-                _settle(job)
-                for ack in taken:
-                    ack()
+            await self._run_job(lane, *picked)
             if self.clock.now() < lane.blocked_until:
                 return
+
+    async def _run_job(self, lane: _Lane, job: Job, source: deque[Job] | _Slot) -> None:
+        # A slot's run renders the latest state: it settles every touch made so far.
+        taken: list[receipts.Ack] = []
+        if isinstance(source, _Slot):
+            taken, source.acks = source.acks, []
+        made, settled = True, True
+        try:
+            made = await job()
+        except RetryAfter as err:
+            settled = False
+            self._flooded(lane, job, source, taken, _retry_seconds(err))
+        except TelegramError as err:
+            log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
+        except Exception:
+            log.exception("chat %s: send job failed", lane.chat_id)
+        if made and lane.limited:
+            # Counted now that the call has been made (a refused call counts too:
+            # it may have reached Telegram's counter).
+            await self.budget.spend(lane.chat_id)
+            if isinstance(source, _Slot):
+                lane.slot_sent.append(self.clock.now())
+        if settled:  # after the budget stored the call: the next sender counts it
+            _settle(job)
+            for ack in taken:
+                ack()
+
+    def _flooded(
+        self,
+        lane: _Lane,
+        job: Job,
+        source: deque[Job] | _Slot,
+        taken: list[receipts.Ack],
+        wait: float,
+    ) -> None:
+        """A 429: pause the chat, and keep the job (and whoever waits for it) to retry."""
+        lane.blocked_until = self.clock.now() + wait
+        if isinstance(source, _Slot):
+            source.dirty = True
+            source.acks = taken + source.acks
+        else:
+            source.appendleft(job)
+        log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
 
     def _next_delay(self) -> float | None:
         now = self.clock.now()
