@@ -206,7 +206,9 @@ class _Keys:
         every = [p for n in sizes for p in self.variants(mode, base, n)]
         if len(every) <= PAGE:
             # Every play of this rank fits: each is one tap away, a row per size.
-            rows: Rows = []
+            if all(len(self.variants(mode, base, n)) == 1 for n in sizes):
+                return [*_chunk([self.play_button(mode, p) for p in every], 3), back]
+            rows: Rows = []  # a row per size: 999, 999 +2, 999 +22 read side by side
             for n in sizes:
                 rows += _chunk([self.play_button(mode, p) for p in self.variants(mode, base, n)], 3)
             return [*rows, back]
