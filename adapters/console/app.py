@@ -70,6 +70,14 @@ QUIET_REPLIES = frozenset({"ok", "count_posted"})
 
 InputFn = Callable[[str], str]
 PollFn = Callable[[float], str | None]  # a line typed within the timeout, or None
+# The one-letter actions that need no argument.
+_SIMPLE_KEYS = {
+    "p": ActionKind.PASS,
+    "r": ActionKind.RANG,
+    "v": ActionKind.REVOLT,
+    "d": ActionKind.DECLARE_POINT,
+    "w": ActionKind.WAIVE,
+}
 AUTOPLAY_PAUSE = 0.4  # seconds: the pace of 托管 in the terminal, and the time to type t
 
 
@@ -309,51 +317,13 @@ class ConsoleTable:
         plays: Sequence[Action],
         snap: TableSnapshot | None = None,
     ) -> None:
+        if await self._meta_command(line, priv):
+            return
         kinds = {a.kind for a in priv.legal}
-        if line in ("q", "quit", "exit"):
-            raise Quit
-        if line in ("h", "?", "help"):
-            self.say(t("console_help", self.lang))
-            return
-        if line == "t":
-            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
-            if not priv.autoplay:
-                self.say(self.paint.dim(t("role_auto", self.lang)))
-            return
-        if line.startswith("c"):
-            try:
-                target = int(line[1:].strip())
-            except ValueError:
-                self.say(self.paint.warn(t("bad_target", self.lang)))
-                return
-            await self._reply(AskCount(chat=self.chat, actor=self.me, target=target))
-            return
-        simple = {
-            "p": ActionKind.PASS,
-            "r": ActionKind.RANG,
-            "v": ActionKind.REVOLT,
-            "d": ActionKind.DECLARE_POINT,
-            "w": ActionKind.WAIVE,
-        }
-        if line == "x":  # 冲点
-            if self._explain_off(ActionKind.CHONGDIAN, kinds, snap):
-                return
-            await self._act(Action.chongdian(), priv)
-            return
-        if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
-            await self._hui(line[1:].strip(), priv, kinds, snap)
-            return
-        if line in simple:
-            if self._explain_off(simple[line], kinds, snap):
-                return
-            await self._act(Action(simple[line]), priv)
+        if await self._key_command(line, priv, kinds, snap):
             return
         if line == "":
-            if priv.role == "pre_play":
-                await self._reply(Ready(chat=self.chat, actor=self.me))
-            elif priv.role == "burn":
-                self.clock.advance(2)  # decline: let the window pass
-                await self.manager.poll_timers()
+            await self._enter(priv)
             return
         if line[0] in "#/":
             await self._pick(line[1:].strip(), priv, plays)
@@ -363,6 +333,58 @@ class ConsoleTable:
             self._warn("lone_letter", letter=line)
             return
         await self._cards(line, priv, kinds)
+
+    async def _meta_command(self, line: str, priv: PrivateSnapshot) -> bool:
+        """Quit, help, autoplay and asking a count; True when ``line`` was one of them."""
+        if line in ("q", "quit", "exit"):
+            raise Quit
+        if line in ("h", "?", "help"):
+            self.say(t("console_help", self.lang))
+            return True
+        if line == "t":
+            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
+            if not priv.autoplay:
+                self.say(self.paint.dim(t("role_auto", self.lang)))
+            return True
+        if line.startswith("c"):
+            try:
+                target = int(line[1:].strip())
+            except ValueError:
+                self.say(self.paint.warn(t("bad_target", self.lang)))
+                return True
+            await self._reply(AskCount(chat=self.chat, actor=self.me, target=target))
+            return True
+        return False
+
+    async def _key_command(
+        self,
+        line: str,
+        priv: PrivateSnapshot,
+        kinds: set[ActionKind],
+        snap: TableSnapshot | None,
+    ) -> bool:
+        """The one-letter actions (pass, 让, 革命, 明点, waive, 冲点, 烩); True when handled."""
+        if line == "x":  # 冲点
+            if not self._explain_off(ActionKind.CHONGDIAN, kinds, snap):
+                await self._act(Action.chongdian(), priv)
+            return True
+        if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
+            await self._hui(line[1:].strip(), priv, kinds, snap)
+            return True
+        kind = _SIMPLE_KEYS.get(line)
+        if kind is None:
+            return False
+        if not self._explain_off(kind, kinds, snap):
+            await self._act(Action(kind), priv)
+        return True
+
+    async def _enter(self, priv: PrivateSnapshot) -> None:
+        """An empty line: ready before the first play, or let a burn window pass."""
+        if priv.role == "pre_play":
+            await self._reply(Ready(chat=self.chat, actor=self.me))
+        elif priv.role == "burn":
+            self.clock.advance(2)  # decline: let the window pass
+            await self.manager.poll_timers()
 
     async def _hui(
         self,

@@ -258,36 +258,46 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         return []
     out: list[Action] = []
     if state.phase is Phase.RETURN_TRIBUTE:
-        for receiver, giver, count in state.pending_returns:
-            if receiver == seat:
-                for combo in _multisets(state.hands[seat - 1], count):
-                    out.append(Action(ActionKind.RETURN_TRIBUTE, combo, giver))
-        if state.rules.count_rule != "never":
-            out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
-        return out
-    if chongdian.in_progress(state):
+        out += _return_actions(state, seat)
+    elif chongdian.in_progress(state):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and state.top_play is not None:
             out.append(Action(ActionKind.PASS))
     elif state.is_active(seat):
-        out += [Action.play(p) for p in legal_plays(state, seat)]
-        if state.to_act == seat and not is_lead(state):
-            out.append(Action(ActionKind.PASS))
-        if rang_error(state, seat) is None:
-            out.append(Action(ActionKind.RANG))
-        out += [Action.burn(p) for p in legal_burns(state, seat)]
-        if revolt_error(state, seat) is None:
-            out.append(Action(ActionKind.REVOLT))
-        if declare_error(state, seat) is None:
-            out.append(Action(ActionKind.DECLARE_POINT))
-            out.append(Action(ActionKind.DECLARE_POINT, pre=True))
-        if state.gousi_left[seat - 1] > 0:
-            out.append(Action(ActionKind.WAIVE))
-        out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+        out += _active_actions(state, seat)
     elif chongdian.chongdian_error(state, seat) is None:
         out.append(Action.chongdian())
     if state.rules.count_rule != "never":
         out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
+    return out
+
+
+def _return_actions(state: HandState, seat: int) -> list[Action]:
+    """Every way ``seat`` can return the tribute it owes (none when it owes none)."""
+    out: list[Action] = []
+    for receiver, giver, count in state.pending_returns:
+        if receiver == seat:
+            for combo in _multisets(state.hands[seat - 1], count):
+                out.append(Action(ActionKind.RETURN_TRIBUTE, combo, giver))
+    return out
+
+
+def _active_actions(state: HandState, seat: int) -> list[Action]:
+    """What a seat still in the hand can do in the play phase (besides asking a count)."""
+    out = [Action.play(p) for p in legal_plays(state, seat)]
+    if state.to_act == seat and not is_lead(state):
+        out.append(Action(ActionKind.PASS))
+    if rang_error(state, seat) is None:
+        out.append(Action(ActionKind.RANG))
+    out += [Action.burn(p) for p in legal_burns(state, seat)]
+    if revolt_error(state, seat) is None:
+        out.append(Action(ActionKind.REVOLT))
+    if declare_error(state, seat) is None:
+        out.append(Action(ActionKind.DECLARE_POINT))
+        out.append(Action(ActionKind.DECLARE_POINT, pre=True))
+    if state.gousi_left[seat - 1] > 0:
+        out.append(Action(ActionKind.WAIVE))
+    out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
     return out
 
 
@@ -338,6 +348,13 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     if state.buy_pending and kind not in _DECLARATIONS:
         w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
         state = w.view()  # the action is checked against the hands after it
+    _do_turn_action(w, state, seat, action)
+    return w.freeze(), w.events
+
+
+def _do_turn_action(w: Transition, state: HandState, seat: int, action: Action) -> None:
+    """One play-phase action of an active seat, on ``w`` (``state`` is its view)."""
+    kind = action.kind
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -357,7 +374,6 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
         w.set_gousi(seat, 0)
         w.emit(EventKind.WAIVED, seat)
-    return w.freeze(), w.events
 
 
 _DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})

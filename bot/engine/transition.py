@@ -503,30 +503,14 @@ class Transition:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
         prev_seat = self.top_seat
         was_to_act = self.to_act == s
-        opened_by_rule = False
-        pc = p.counts()
-        self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
-        self.played = C.add(self.played, pc)
-        self.started = True
-        if p.base == 4 and s in self.fours_pending:
-            self.fours_pending = self.fours_pending - {s}
-        gousi = False
+        self.take_cards(s, p)
         released = prev_seat is not None and prev_seat == self.burner
         if released:
             self.burner = None
             self.burned = None
             self.counter_burn = False
-        if (
-            prev_seat is not None
-            and not burn
-            and self.status[prev_seat - 1] is SeatStatus.OUT
-            and s == opp(prev_seat)
-            and is_gouji(p, self.rules)
-            and not self.free_play
-        ):
-            # 够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
-            # whether or not the 底牌 was a 够级牌 (《大纲》 第十六条).
-            gousi = True
+        gousi = self.is_gousi_answer(s, p, prev_seat, burn)
+        opened_by_rule = False
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
@@ -535,11 +519,45 @@ class Transition:
                 opened_by_rule = True
         if was_to_act or burn:
             self.window = set()
+        self.settle_rang(s)
+        self.set_top(s, p, gousi)
+        kind = EventKind.BURNED if burn else EventKind.PLAYED
+        self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
+        if opened_by_rule:
+            self.mark_opened(s)
+        self.after_place(s, prev_seat, burn, released)
+
+    def take_cards(self, s: int, p: Play) -> None:
+        """Move the play's cards from the seat's hand to the cards played."""
+        pc = p.counts()
+        self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
+        self.played = C.add(self.played, pc)
+        self.started = True
+        if p.base == 4 and s in self.fours_pending:
+            self.fours_pending = self.fours_pending - {s}
+
+    def is_gousi_answer(self, s: int, p: Play, prev_seat: int | None, burn: bool) -> bool:
+        """够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
+        whether or not the 底牌 was a 够级牌 (《大纲》 第十六条)."""
+        return (
+            prev_seat is not None
+            and not burn
+            and self.status[prev_seat - 1] is SeatStatus.OUT
+            and s == opp(prev_seat)
+            and is_gouji(p, self.rules)
+            and not self.free_play
+        )
+
+    def settle_rang(self, s: int) -> None:
+        """A play after a 让 ends it; the seat that let another play is locked out."""
         if self.rang_by is not None:
             if s != self.rang_by:
                 self.locked.add(self.rang_by)
             self.rang_by = None
             self.rang_deciding = False
+
+    def set_top(self, s: int, p: Play, gousi: bool) -> None:
+        """``p`` by ``s`` is now the play to beat."""
         self.top_seat, self.top_play = s, p
         self.top_gouji = is_gouji(p, self.rules)
         self.top_gousi = gousi
@@ -547,11 +565,9 @@ class Transition:
         self.passed_since_top = set()
         self.last_passer = None
         self.trick_marks[s - 1] = p
-        kind = EventKind.BURNED if burn else EventKind.PLAYED
-        self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if opened_by_rule:
-            self.mark_opened(s)
-        # What the play causes is announced after it (issue 9 item 10).
+
+    def after_place(self, s: int, prev_seat: int | None, burn: bool, released: bool) -> None:
+        """What a play causes, announced after it (issue 9 item 10), then the next turn."""
         if released:
             self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
         if prev_seat is not None:
