@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.engine.events import EventKind
+from bot.engine.events import Burned
 from bot.engine.scenario import decode
 from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, FrameKind, frames
@@ -45,7 +45,7 @@ def _burn_trick(shown: list[Frame]) -> Frame:
     return next(
         f
         for f in shown
-        if f.kind is FrameKind.TRICK and any(e.kind is EventKind.BURNED for e in f.events)
+        if f.kind is FrameKind.TRICK and any(isinstance(e, Burned) for e in f.events)
     )
 
 

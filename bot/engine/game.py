@@ -14,7 +14,7 @@ from . import chongdian
 from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
-from .events import Event, EventKind, ev
+from .events import CountAnswered, Dealt, Event, HandDealt, ReturnCards, TributeReturned, Waived
 from .movegen import gen_answers, gen_leads, group_by_rank_and_size
 from .plays import Play, classify
 from .queries import (
@@ -94,8 +94,8 @@ def new_hand(
     _check_setup(leader, owed, pre_points, streaks)
     deck = C.full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
     hands = C.deal(deck, random.Random(seed), leader)
-    events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
-    events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
+    events: list[Event] = [Dealt(seat=leader, counts=tuple(sum(h) for h in hands))]
+    events += [HandDealt(seat=s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
     declarations = _pre_points(rules, pre_points, streaks)
     return _setup(
         rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
@@ -373,7 +373,7 @@ def _do_turn_action(w: Transition, state: HandState, seat: int, action: Action) 
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
         w.set_gousi(seat, 0)
-        w.emit(EventKind.WAIVED, seat)
+        w.emit(Waived(seat=seat))
 
 
 _DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})
@@ -422,7 +422,7 @@ def _ask_count(state: HandState, seat: int, target: int | None) -> tuple[HandSta
         raise IllegalAction(ErrorCode.BAD_TARGET, target=target)
     assert target is not None
     answer, n = count_answer(state, target)
-    return state, [ev(EventKind.COUNT, seat, target=target, answer=answer, count=n)]
+    return state, [CountAnswered(seat=seat, target=target, answer=answer, count=n)]
 
 
 def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
@@ -443,8 +443,8 @@ def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandSt
     w.hands[seat - 1] = C.sub(w.hands[seat - 1], cards)
     w.hands[giver - 1] = C.add(w.hands[giver - 1], cards)
     del w.pending_returns[idx]
-    w.emit(EventKind.TRIBUTE_RETURNED, seat, target=giver, count=count)
-    w.emit(EventKind.TRIBUTE_RETURNED, seat, (seat, giver), target=giver, cards=C.fmt(cards))
+    w.emit(TributeReturned(seat=seat, target=giver, count=count))
+    w.emit(ReturnCards(seat=seat, visible_to=(seat, giver), target=giver, cards=C.fmt(cards)))
     if not w.pending_returns:
         w.begin_play()
     return w.freeze(), w.events

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.events import Event, EventKind
+from ..engine.events import Burned, Event, TributeCards, TributeGiven
 from ..engine.state import Tribute
 from ..i18n import has_text, place_name, preset_name, t, tribute_kind
 from .record import HandRecord
@@ -26,7 +26,7 @@ def event_line(e: Event, names: Sequence[str], lang: str = "zh") -> str | None:
     key = f"ev_{e.kind.value}"
     if not has_text(key):
         return None
-    params: dict[str, Any] = {k: v for k, v in e.data}
+    params: dict[str, Any] = e.params()
     if e.seat is not None:
         params["seat"] = e.seat
         params["name"] = seat_label(names, e.seat)
@@ -48,13 +48,13 @@ def given_tributes(played: Replayed) -> list[GivenTribute]:
     kinds: dict[tuple[int, int], list[tuple[int, str]]] = {}
     cards: dict[tuple[int, int], list[str]] = {}
     for e in played.start_events:
-        if e.kind is not EventKind.TRIBUTE_GIVEN or e.seat is None:
-            continue
-        pair = (e.seat, int(e.get("target")))
-        if e.is_public():
-            kinds.setdefault(pair, []).append((int(e.get("count")), str(e.get("kind"))))
-        else:
-            cards.setdefault(pair, []).append(str(e.get("cards")))
+        match e:
+            case TributeGiven(seat=giver, target=receiver, count=n, tribute_kind=kind):
+                kinds.setdefault((giver, receiver), []).append((n, kind))
+            case TributeCards(seat=giver, target=receiver, cards=shown_cards):
+                cards.setdefault((giver, receiver), []).append(shown_cards)
+            case _:
+                pass
     out = []
     for pair, given in kinds.items():
         shown = cards.get(pair, [])
@@ -87,7 +87,7 @@ def burners(played: Replayed) -> list[int]:
     out: list[int] = []
     for evs in played.events:
         for e in evs:
-            if e.kind is EventKind.BURNED and e.seat is not None and e.seat not in out:
+            if isinstance(e, Burned) and e.seat not in out:
                 out.append(e.seat)
     return out
 

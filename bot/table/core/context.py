@@ -13,7 +13,7 @@ from typing import Any
 
 from ...ai import Policy
 from ...engine.actions import Action
-from ...engine.events import Event, EventKind
+from ...engine.events import Event, EventKind, ReturnCards, TributeCards
 from ...engine.game import apply
 from ...engine.state import SEATS
 from ..model import GroupSettings, SeatInfo
@@ -179,7 +179,7 @@ class Ctx:
             key = PUBLIC_NOTICES.get(e.kind)
             if key is None:
                 continue
-            params: dict[str, object] = dict(e.data)
+            params: dict[str, object] = dict(e.params())
             if e.seat is not None:
                 params["seat"] = e.seat
                 params["name"] = self.name(e.seat)
@@ -188,14 +188,10 @@ class Ctx:
 
     def private_notes(self, e: Event) -> None:
         """Cards only two seats see (tribute and its return) go to those two players."""
-        keys = PRIVATE_NOTICES.get(e.kind)
-        if keys is None or e.seat is None:
+        if not isinstance(e, TributeCards | ReturnCards):
             return
-        data = dict(e.data)
-        target = data.get("target")
-        if not isinstance(target, int):
-            return
-        names = {"name": self.name(e.seat), "target_name": self.name(target)}
-        for viewer in e.visible_to or ():
+        keys = PRIVATE_NOTICES[e.kind]
+        names = {"name": self.name(e.seat), "target_name": self.name(e.target)}
+        for viewer in e.visible_to:
             key = keys[0] if viewer == e.seat else keys[1]
-            self.private_note(viewer, key, giver=e.seat, **data, **names)
+            self.private_note(viewer, key, giver=e.seat, **e.params(), **names)
