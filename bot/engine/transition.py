@@ -62,6 +62,7 @@ from .state import (
     HandState,
     Mark,
     Phase,
+    PublicMove,
     SeatStatus,
     Tribute,
     down,
@@ -123,6 +124,7 @@ class Transition:
         self.result: HandResult | None = s.result
         self.step: int = s.step
         self.extras: HandExtras = s.extras
+        self.history: tuple[PublicMove, ...] = s.history
         self.leader: int = s.leader
         self.events: list[Event] = []
 
@@ -170,6 +172,7 @@ class Transition:
             result=self.result,
             step=self.step + 1 if count_step else self.step,
             extras=self.extras,
+            history=self.history,
         )
 
     # -- the rules v2 extras, read and replaced as one record ------------------------------
@@ -542,6 +545,7 @@ class Transition:
         if was_to_act or burn:
             self.window = set()
         self.settle_rang(s)
+        self.history = (*self.history, PublicMove(s, p, self.top_play, prev_seat))
         self.set_top(s, p, gousi)
         record = Burned if burn else Played
         self.emit(record(seat=s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat))
@@ -651,6 +655,7 @@ class Transition:
             self.rang_by = None
             self.rang_deciding = False
         self.trick_marks[s - 1] = Mark.PASS
+        self.history = (*self.history, PublicMove(s, Mark.PASS, self.top_play, top))
         self.emit(Passed(seat=s))
         self.advance(s)
 
@@ -661,6 +666,7 @@ class Transition:
         self.window = set()
         self.rang_by = s
         self.trick_marks[s - 1] = Mark.RANG
+        self.history = (*self.history, PublicMove(s, Mark.RANG, self.top_play, self.top_seat))
         self.emit(Ranged(seat=s))
         self.advance(s)
 
