@@ -79,51 +79,83 @@ def render_result(
         draw_text(d, (WIDTH / 2, y + 48), label("voided", lang), 34, WHITE, anchor="m")
         y += 120
     else:
-        half = (WIDTH - 2 * MARGIN - 20) // 2
-        _team_box(d, MARGIN, y, half, 1, result.team_scores[0], lang)
-        _team_box(d, MARGIN + half + 20, y, half, 2, result.team_scores[1], lang)
-        if result.sweep_team:
-            seat = 1 if result.sweep_team == "135" else 2
-            bx = MARGIN + 22 + (0 if seat == 1 else half + 20)
-            badge(d, bx, y + 82, _sweep_text(sweep_multiplier, lang), 24, GOLD, INK)
-        y += 140
-        for k, seat in enumerate(result.places):
-            _place_row(
-                d, y, k + 1, seat, seat_name(names, seat, lang), result.seat_points[seat - 1], lang
-            )
-            y += ROW_H
-        if result.bonuses:
-            # 比赛 scoring: each ±1 on its own row, so places and rows add up to the teams.
-            y += 24
-            draw_text(d, (MARGIN, y + 26), label("bonuses", lang), 30, WHITE)
-            y += 62
-            for bonus in result.bonuses:
-                _bonus_row(d, y, bonus, names, lang)
-                y += 52
-            for note in _winners_only(result, lang):
-                draw_text(d, (MARGIN + 12, y + 22), note, 26, SOFT)
-                y += 52
-        y += 24
-        draw_text(d, (MARGIN, y + 26), label("tributes", lang), 30, WHITE)
-        y += 62
-        if not tributes:
-            draw_text(d, (MARGIN + 12, y + 20), label("no_tribute", lang), 28, SOFT)
-            y += 52
-        for t in tributes:
-            _tribute_row(d, y, t.giver, t.receiver, t.count, t.kind, names, lang)
-            y += 52
+        y = _scores(d, y, result, names, lang, sweep_multiplier)
+        y = _bonuses(d, y, result, names, lang)
+        y = _tributes(d, y, result, names, lang)
     if match_totals is not None:
-        y += 16
-        d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 96), 18, fill=FELT_DARK)
-        draw_text(d, (MARGIN + 24, y + 48), label("match_total", lang), 32, WHITE)
-        a, b = match_totals
-        cx = WIDTH - MARGIN - 300
-        d.rounded_rectangle((cx - 6, y + 26, cx + 38, y + 70), 8, fill=team_colour(1))
-        draw_text(d, (cx + 50, y + 48), _signed(a), 40, WHITE)
-        cx2 = WIDTH - MARGIN - 150
-        d.rounded_rectangle((cx2 - 6, y + 26, cx2 + 38, y + 70), 8, fill=team_colour(2))
-        draw_text(d, (cx2 + 50, y + 48), _signed(b), 40, WHITE)
+        _match_totals(d, y + 16, match_totals, lang)
     return img
+
+
+def _scores(
+    d: ImageDraw.ImageDraw,
+    y: int,
+    result: HandResult,
+    names: Sequence[str],
+    lang: str,
+    sweep_multiplier: int | None,
+) -> int:
+    """The two team boxes (串三户 marked), then the finish order; the y below them."""
+    half = (WIDTH - 2 * MARGIN - 20) // 2
+    _team_box(d, MARGIN, y, half, 1, result.team_scores[0], lang)
+    _team_box(d, MARGIN + half + 20, y, half, 2, result.team_scores[1], lang)
+    if result.sweep_team:
+        seat = 1 if result.sweep_team == "135" else 2
+        bx = MARGIN + 22 + (0 if seat == 1 else half + 20)
+        badge(d, bx, y + 82, _sweep_text(sweep_multiplier, lang), 24, GOLD, INK)
+    y += 140
+    for k, seat in enumerate(result.places):
+        _place_row(
+            d, y, k + 1, seat, seat_name(names, seat, lang), result.seat_points[seat - 1], lang
+        )
+        y += ROW_H
+    return y
+
+
+def _bonuses(
+    d: ImageDraw.ImageDraw, y: int, result: HandResult, names: Sequence[str], lang: str
+) -> int:
+    """比赛 scoring: each ±1 on its own row, so places and rows add up to the teams."""
+    if not result.bonuses:
+        return y
+    y += 24
+    draw_text(d, (MARGIN, y + 26), label("bonuses", lang), 30, WHITE)
+    y += 62
+    for bonus in result.bonuses:
+        _bonus_row(d, y, bonus, names, lang)
+        y += 52
+    for note in _winners_only(result, lang):
+        draw_text(d, (MARGIN + 12, y + 22), note, 26, SOFT)
+        y += 52
+    return y
+
+
+def _tributes(
+    d: ImageDraw.ImageDraw, y: int, result: HandResult, names: Sequence[str], lang: str
+) -> int:
+    """The tributes owed to the next hand ("none" when there are none)."""
+    y += 24
+    draw_text(d, (MARGIN, y + 26), label("tributes", lang), 30, WHITE)
+    y += 62
+    if not result.tributes:
+        draw_text(d, (MARGIN + 12, y + 20), label("no_tribute", lang), 28, SOFT)
+        y += 52
+    for t in result.tributes:
+        _tribute_row(d, y, t.giver, t.receiver, t.count, t.kind, names, lang)
+        y += 52
+    return y
+
+
+def _match_totals(d: ImageDraw.ImageDraw, y: int, totals: tuple[int, int], lang: str) -> None:
+    d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 96), 18, fill=FELT_DARK)
+    draw_text(d, (MARGIN + 24, y + 48), label("match_total", lang), 32, WHITE)
+    a, b = totals
+    cx = WIDTH - MARGIN - 300
+    d.rounded_rectangle((cx - 6, y + 26, cx + 38, y + 70), 8, fill=team_colour(1))
+    draw_text(d, (cx + 50, y + 48), _signed(a), 40, WHITE)
+    cx2 = WIDTH - MARGIN - 150
+    d.rounded_rectangle((cx2 - 6, y + 26, cx2 + 38, y + 70), 8, fill=team_colour(2))
+    draw_text(d, (cx2 + 50, y + 48), _signed(b), 40, WHITE)
 
 
 def _sweep_text(multiplier: int | None, lang: str) -> str:

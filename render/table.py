@@ -100,7 +100,22 @@ def _draw_seat(
     d.rounded_rectangle(box, 18, fill=PANEL if playing else PANEL_OUT)
     d.rounded_rectangle((x, y, x + PANEL_W, y + HEAD_H), 18, fill=team)
     d.rectangle((x, y + HEAD_H - 18, x + PANEL_W, y + HEAD_H), fill=team)
-    # Header: seat number, name, and the card count where the count rule shows it.
+    _seat_header(d, p, name, playing, lang)
+    py = y + PANEL_H - PLAY_H - 10
+    _seat_marks(d, view, p, autoplay, to_act, playing, py, lang)
+    # This trick: cards, 过 or 让.
+    if p.last in ("pass", "rang"):
+        draw_text(d, (x + 30, py + PLAY_H / 2), label(p.last, lang), 44, INK_SOFT)
+    elif p.last:
+        _seat_play(img, d, x, py, p.last, is_top, lang)
+
+
+def _seat_header(
+    d: ImageDraw.ImageDraw, p: SeatPublic, name: str, playing: bool, lang: str
+) -> None:
+    """Seat number, name, and the card count where the count rule shows it."""
+    x, y = SEAT_POS[p.seat]
+    team = team_colour(p.seat)
     cx, cy = x + 32, y + HEAD_H // 2
     d.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=WHITE)
     draw_text(d, (cx, cy), str(p.seat), 28, team, anchor="m")
@@ -110,37 +125,51 @@ def _draw_seat(
     rw = draw_text(d, (x + PANEL_W - 16, cy), right, 28, WHITE, anchor="r") if right else 0
     name_w = PANEL_W - 64 - 16 - rw - (14 if rw else 0)
     draw_text(d, (x + 62, cy), ellipsize(name, 32, name_w), 32, WHITE)
-    # Marks.
+
+
+def _seat_marks(
+    d: ImageDraw.ImageDraw,
+    view: PublicView,
+    p: SeatPublic,
+    autoplay: bool,
+    to_act: bool,
+    playing: bool,
+    py: int,
+    lang: str,
+) -> None:
+    """The seat's badges under its header, and its place once it has one."""
+    x, y = SEAT_POS[p.seat]
     bx = x + 14
     by = y + HEAD_H + 22
     for text, colour in _seat_badges(p, autoplay, to_act, lang):
         fg = INK if colour == BADGE_COLOURS["turn"] else WHITE
         bx += badge(d, bx, by, text, 25, colour, fg) + 8
-    py = y + PANEL_H - PLAY_H - 10
     if p.place is not None:
         if p.last is None and (not playing or view.phase is Phase.OVER):
             # Out and silent this trick: the place is the news, so show it large.
             badge(d, x + 24, py + PLAY_H / 2, place_label(p.place, lang), 36, GOLD, INK)
         else:
             badge(d, x + PANEL_W - 14, by, place_label(p.place, lang), 24, GOLD, INK, anchor="r")
-    # This trick: cards, 过 or 让.
-    if p.last in ("pass", "rang"):
-        draw_text(d, (x + 30, py + PLAY_H / 2), label(p.last, lang), 44, INK_SOFT)
-    elif p.last:
-        gx = x + 18
-        max_w = PANEL_W - 36 - (90 if is_top else 0)
-        if is_top:
-            rw2 = play_width(p.last, PLAY_H, max_w)
-            d.rounded_rectangle(
-                (gx - 8, py - 4, gx + rw2 + 10, py + PLAY_H + 6),
-                12,
-                fill=(255, 236, 153),
-                outline=GOLD,
-                width=4,
-            )
-        end = draw_play(img, p.last, gx, py, PLAY_H, max_w, lang, badge_size=20)
-        if is_top:
-            badge(d, end + 18, py + PLAY_H / 2, label("top", lang), 24, GOLD, INK)
+
+
+def _seat_play(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, py: int, play: str, is_top: bool, lang: str
+) -> None:
+    """The seat's play this trick; the play to beat is framed in gold and marked."""
+    gx = x + 18
+    max_w = PANEL_W - 36 - (90 if is_top else 0)
+    if is_top:
+        rw2 = play_width(play, PLAY_H, max_w)
+        d.rounded_rectangle(
+            (gx - 8, py - 4, gx + rw2 + 10, py + PLAY_H + 6),
+            12,
+            fill=(255, 236, 153),
+            outline=GOLD,
+            width=4,
+        )
+    end = draw_play(img, play, gx, py, PLAY_H, max_w, lang, badge_size=20)
+    if is_top:
+        badge(d, end + 18, py + PLAY_H / 2, label("top", lang), 24, GOLD, INK)
 
 
 def _draw_center(
