@@ -29,8 +29,7 @@ from bot.table import ChatRef
 from render.replay import replay_png
 
 from .callback import ReplayPress, encode
-from .context import Context, chat_of, user_lang
-from .group import GROUP_TYPES
+from .context import GROUP_TYPES, Context, user_lang
 
 log = logging.getLogger(__name__)
 
@@ -70,31 +69,20 @@ class RecordChat:
         self.desk = RecordDesk(ctx.manager)
         self.image: ImageFn = image or replay_png
 
-    async def _where(self, update: Update) -> tuple[Message, str, ChatRef, str] | None:
-        message = update.effective_message
-        user = update.effective_user
-        if message is None or user is None:
-            return None
-        if message.chat.type not in GROUP_TYPES:
-            self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
-            return None
-        chat = chat_of(message)
-        return message, str(user.id), chat, await self.ctx.lang(chat)
-
     # -- /history ----------------------------------------------------------------------
     async def history(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, _uid, chat, lang = where
+        message, _user, chat, lang = where
         self.ctx.say(chat, await self.desk.history(chat, lang), reply_to=message.message_id)
 
     # -- /replay [id] ------------------------------------------------------------------
     async def replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, uid, chat, lang = where
+        message, user, chat, lang = where
         args = [a.lstrip("#") for a in context.args or []]
         if len(args) > 1 or (args and not args[0].isdigit()):
             self.ctx.say(chat, t("rec_bad_id", lang), reply_to=message.message_id)
@@ -103,7 +91,7 @@ class RecordChat:
         if isinstance(opened, Refused):
             self.ctx.say(chat, opened.text(lang), reply_to=message.message_id)
             return
-        self._post(chat, message.message_id, opened, uid, lang)
+        self._post(chat, message.message_id, opened, str(user.id), lang)
 
     def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: str) -> None:
         chat_id = int(chat.chat_id)
@@ -200,10 +188,10 @@ class RecordChat:
 
     # -- /why ----------------------------------------------------------------------------
     async def why(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, _uid, chat, lang = where
+        message, _user, chat, lang = where
         args = context.args or []
         answer = await self._why(message, chat, args, lang)
         self.ctx.say(chat, answer, reply_to=message.message_id)
