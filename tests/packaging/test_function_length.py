@@ -18,10 +18,6 @@ MAX_LINES = 50
 NOT_YET = frozenset(
     {
         "bot/cluster/shell.py:_write",  # pg
-        "adapters/telegram/app.py:__init__",  # feel
-        "adapters/telegram/publisher.py:_table_job",  # feel
-        "adapters/telegram/publisher.py:_hand_job",  # feel
-        "adapters/telegram/settings_menu.py:home",  # feel
     }
 )
 
