@@ -16,6 +16,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import I_BIG, I_SMALL, NOTATION, NUM_RANKS, Counts
+from bot.i18n.catalogue import Lang
 
 from .fonts import font
 from .style import CARD_BLACK, CARD_RED, GOLD, RGB, WHITE, badge
@@ -119,7 +120,7 @@ class _Face(NamedTuple):
 
 
 @lru_cache(maxsize=512)
-def card_face(idx: int, suit: str, h: int, lang: str = "zh") -> Image.Image:
+def card_face(idx: int, suit: str, h: int, lang: Lang = "zh") -> Image.Image:
     """An RGBA card of height ``h`` (plus SHADOW px), face up. ``idx`` is a rank index."""
     w = card_width(h)
     W, H = w * SS, h * SS
@@ -154,7 +155,7 @@ def card_face(idx: int, suit: str, h: int, lang: str = "zh") -> Image.Image:
     return img.resize((w + SHADOW, h + SHADOW), Image.Resampling.LANCZOS)
 
 
-def _joker_face(f: _Face, big: bool, lang: str) -> None:
+def _joker_face(f: _Face, big: bool, lang: Lang) -> None:
     """大王/小王: an inner frame in the joker's colour, its name down the index column and
     a star (filled for 大王), so the two differ at a glance."""
     w, h, W, H = f.w, f.h, f.w * SS, f.h * SS
@@ -244,7 +245,7 @@ def draw_group(
     y: int,
     h: int,
     strip: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     lifted: int = 0,
 ) -> None:
     """Paste the stack with its top-left at (x, y); the front card's index sits in the
@@ -303,7 +304,7 @@ def draw_row(
     y: int,
     h: int,
     strip: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     lifted: int = 0,
     badge_size: int | None = None,
 ) -> int:
@@ -353,7 +354,7 @@ def draw_play(
     y: int,
     h: int,
     max_w: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     badge_size: int | None = None,
 ) -> int:
     """Draw a play (notation such as ``TTTTT22S``); returns the right edge."""

@@ -16,6 +16,7 @@ from bot.engine.game import legal_plays, new_hand
 from bot.engine.rules import PRESET_NAMES, Rules, make_rules
 from bot.engine.state import HandState
 from bot.engine.views import public_view, seat_view
+from bot.i18n.catalogue import Lang
 
 from .hand import render_hand
 from .result import render_result
@@ -50,7 +51,7 @@ def render_demo(
     for preset in presets:
         rules = make_rules(preset)
         for k, seed in enumerate(seeds):
-            langs = ("zh", "en") if k == 0 else ("zh",)
+            langs: tuple[Lang, ...] = ("zh", "en") if k == 0 else ("zh",)
             state, snapshots = _play_out(rules, seed, random.Random(f"demo:{preset}:{seed}"))
             for lang in langs:
                 _draw_hand(save, f"{preset}_s{seed}_{lang}", state, snapshots, k + 1, lang)
@@ -84,7 +85,7 @@ def _draw_hand(
     state: HandState,
     snapshots: dict[str, HandState],
     hand_no: int,
-    lang: str,
+    lang: Lang,
 ) -> None:
     """One hand's images in one language: a hand, the table early and late, the result."""
     early = snapshots["early"]

@@ -8,45 +8,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.rules import PresetName
 from bot.i18n import image_label, place_name, preset_name, tribute_kind
-from bot.i18n.catalogue import SHARED_DOMAIN, entries, norm_lang
+from bot.i18n.catalogue import SHARED_DOMAIN, Lang, entries, norm_lang
 
 # Catalogue contexts whose texts are drawn on images.
 IMAGE_CONTEXTS = ("image", "preset", "place", "tribute")
 
 
-def label(key: str, lang: str = "zh", **params: object) -> str:
+def label(key: str, lang: Lang = "zh", **params: object) -> str:
     return image_label(key, lang, **params)
 
 
-def cards_label(n: int, lang: str = "zh") -> str:
+def cards_label(n: int, lang: Lang = "zh") -> str:
     return label("cards", lang, count=n)
 
 
-def preset_label(preset: str, lang: str = "zh") -> str:
+def preset_label(preset: PresetName, lang: Lang = "zh") -> str:
     return preset_name(preset, lang)
 
 
-def tribute_label(kind: str, lang: str = "zh") -> str:
+def tribute_label(kind: str, lang: Lang = "zh") -> str:
     return tribute_kind(kind, lang)
 
 
-def place_label(place: int, lang: str = "zh") -> str:
+def place_label(place: int, lang: Lang = "zh") -> str:
     return place_name(place, lang)
 
 
-def seat_name(names: Sequence[str] | None, seat: int, lang: str = "zh") -> str:
+def seat_name(names: Sequence[str] | None, seat: int, lang: Lang = "zh") -> str:
     """The seat's display name, or "N号" when the caller has none (short list, blank)."""
     if names and len(names) >= seat and names[seat - 1].strip():
         return names[seat - 1]
     return label("seat", lang, n=seat)
 
 
-def team_label(seat: int, lang: str = "zh") -> str:
+def team_label(seat: int, lang: Lang = "zh") -> str:
     return label("team", lang, team="1-3-5" if seat % 2 else "2-4-6")
 
 
-def all_strings(lang: str) -> list[str]:
+def all_strings(lang: Lang) -> list[str]:
     """Every fixed string drawn on images (placeholders removed), for the glyph-coverage test."""
     out: list[str] = []
     for (context, _key), entry in entries(SHARED_DOMAIN, norm_lang(lang)).items():

@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.engine.events import Burned
 from bot.engine.scenario import decode
+from bot.i18n.catalogue import Lang
 from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, FrameKind, frames
 
@@ -32,7 +33,7 @@ def sample_frames() -> list[Frame]:
     return frames(played)
 
 
-def _at(pick: Callable[[list[Frame]], Frame], lang: str = "zh") -> Callable[[], Image.Image]:
+def _at(pick: Callable[[list[Frame]], Frame], lang: Lang = "zh") -> Callable[[], Image.Image]:
     def make() -> Image.Image:
         shown = sample_frames()
         frame = pick(shown)

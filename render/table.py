@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.state import Phase, SeatStatus
 from bot.engine.views import PublicView, SeatPublic
+from bot.i18n.catalogue import Lang
 
 from .cards import draw_play, play_width
 from .fonts import draw_text, ellipsize
@@ -59,7 +60,7 @@ SEAT_POS = {
 }
 
 
-def _seat_badges(p: SeatPublic, autoplay: bool, to_act: bool, lang: str) -> list[tuple[str, RGB]]:
+def _seat_badges(p: SeatPublic, autoplay: bool, to_act: bool, lang: Lang) -> list[tuple[str, RGB]]:
     out: list[tuple[str, RGB]] = []
     if to_act:
         out.append((label("to_act", lang), BADGE_COLOURS["turn"]))
@@ -87,7 +88,7 @@ def _draw_seat(
     p: SeatPublic,
     name: str,
     autoplay: bool,
-    lang: str,
+    lang: Lang,
 ) -> None:
     x, y = SEAT_POS[p.seat]
     team = team_colour(p.seat)
@@ -111,7 +112,7 @@ def _draw_seat(
 
 
 def _seat_header(
-    d: ImageDraw.ImageDraw, p: SeatPublic, name: str, playing: bool, lang: str
+    d: ImageDraw.ImageDraw, p: SeatPublic, name: str, playing: bool, lang: Lang
 ) -> None:
     """Seat number, name, and the card count where the count rule shows it."""
     x, y = SEAT_POS[p.seat]
@@ -135,7 +136,7 @@ def _seat_marks(
     to_act: bool,
     playing: bool,
     py: int,
-    lang: str,
+    lang: Lang,
 ) -> None:
     """The seat's badges under its header, and its place once it has one."""
     x, y = SEAT_POS[p.seat]
@@ -153,7 +154,7 @@ def _seat_marks(
 
 
 def _seat_play(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, py: int, play: str, is_top: bool, lang: str
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, py: int, play: str, is_top: bool, lang: Lang
 ) -> None:
     """The seat's play this trick; the play to beat is framed in gold and marked."""
     gx = x + 18
@@ -173,7 +174,7 @@ def _seat_play(
 
 
 def _draw_center(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], lang: str
+    img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], lang: Lang
 ) -> None:
     cy0 = CENTER_Y
     d.rounded_rectangle((GAP, cy0, WIDTH - GAP, cy0 + CENTER_H), 40, fill=FELT_LIGHT)
@@ -227,7 +228,7 @@ def render_table(
     public: PublicView,
     names: Sequence[str],
     hand_no: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     autoplay: Collection[int] = frozenset(),
 ) -> Image.Image:
     """The table everyone sees. ``names`` are the six seats' display names (any Unicode);

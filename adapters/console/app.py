@@ -19,7 +19,7 @@ from typing import TextIO, assert_never
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import PRESET_NAMES
+from bot.engine.rules import PRESET_NAMES, PresetName
 from bot.i18n import (
     bonus_kind,
     error_text,
@@ -30,6 +30,8 @@ from bot.i18n import (
     t,
     tribute_kind,
 )
+from bot.i18n.catalogue import Lang
+from bot.present.schema import SettingValue
 from bot.store import Store
 from bot.table import (
     Act,
@@ -96,9 +98,9 @@ class Quit(Exception):
 class ConsoleTable:
     def __init__(
         self,
-        preset: str = "dagang",
+        preset: PresetName = "dagang",
         seed: int | None = None,
-        lang: str = "zh",
+        lang: Lang = "zh",
         hands: int = 4,
         watch: bool = False,
         input_fn: InputFn = input,
@@ -208,9 +210,13 @@ class ConsoleTable:
         return snap
 
     async def setup(self) -> None:
-        changes = {"preset": self.preset, "match_hands": self.hands, "turn_seconds": 0}
-        changes["lang"] = self.lang
-        changes["ai_level"] = self.ai_level
+        changes: dict[str, SettingValue] = {
+            "preset": self.preset,
+            "match_hands": self.hands,
+            "turn_seconds": 0,
+            "lang": self.lang,
+            "ai_level": self.ai_level,
+        }
         settings = apply_setting_changes(await self.manager.group_settings(self.chat), changes)
         self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
@@ -487,7 +493,11 @@ def play(table: ConsoleTable) -> int:
 
 
 async def watch(
-    preset: str, seed: int | None, lang: str, out: TextIO | None = None, ai_level: str = "normal"
+    preset: PresetName,
+    seed: int | None,
+    lang: Lang,
+    out: TextIO | None = None,
+    ai_level: str = "normal",
 ) -> int:
     """Six AI seats play one hand; every play is printed, then the result."""
     table = ConsoleTable(

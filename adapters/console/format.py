@@ -10,6 +10,7 @@ from bot.engine.plays import classify
 from bot.engine.rules import make_rules
 from bot.engine.state import SeatStatus
 from bot.i18n import place_name, preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.table import PrivateSnapshot, TableSnapshot
 
 _LOOSE = make_rules("dagang")
@@ -64,7 +65,7 @@ def sorted_options(legal: Sequence[Action]) -> list[Action]:
     return sorted(legal, key=_cost)
 
 
-def option_label(action: Action, lang: str) -> str:
+def option_label(action: Action, lang: Lang) -> str:
     names = {
         ActionKind.PASS: ("过", "pass"),
         ActionKind.RANG: ("让", "defer"),
@@ -88,7 +89,7 @@ def option_label(action: Action, lang: str) -> str:
     return cards
 
 
-def format_hand(priv: PrivateSnapshot, lang: str, paint: Painter) -> str:
+def format_hand(priv: PrivateSnapshot, lang: Lang, paint: Painter) -> str:
     hand = priv.view.hand
     groups = [NOTATION[i] * n for i in range(len(hand) - 1, -1, -1) if (n := hand[i])]
     label = "你的牌" if lang == "zh" else "Your hand"
@@ -99,7 +100,7 @@ def format_hand(priv: PrivateSnapshot, lang: str, paint: Painter) -> str:
     return "\n".join(lines)
 
 
-def format_table(snap: TableSnapshot, lang: str, paint: Painter) -> str:
+def format_table(snap: TableSnapshot, lang: Lang, paint: Painter) -> str:
     pub = snap.public
     head = f"— {preset_name(snap.settings.preset, lang)} · #{snap.hand_no} —"
     lines = [paint.dim(head)]

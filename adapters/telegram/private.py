@@ -12,6 +12,7 @@ from telegram.ext import ContextTypes
 from bot.engine.actions import Action, ActionKind
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import Act, Actor, ChatRef, Command, Join, PrivateSnapshot, Ready, SetAutoplay
 from bot.table.describe import reply_text
 
@@ -127,7 +128,7 @@ class PrivateChat:
         await query.answer(reply_text(reply, lang))
 
     async def _anytime(
-        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: str
+        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: Lang
     ) -> None:
         chat = ChatRef.from_key(key)
         if press.op == "h":
