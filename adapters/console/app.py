@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import TextIO, assert_never
 
+from bot.ai import Role
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
@@ -386,9 +387,9 @@ class ConsoleTable:
 
     async def _enter(self, priv: PrivateSnapshot) -> None:
         """An empty line: ready before the first play, or let a burn window pass."""
-        if priv.role == "pre_play":
+        if priv.role is Role.PRE_PLAY:
             await self._reply(Ready(chat=self.chat, actor=self.me))
-        elif priv.role == "burn":
+        elif priv.role is Role.BURN:
             self.clock.advance(2)  # decline: let the window pass
             await self.manager.poll_timers()
 
@@ -451,10 +452,10 @@ class ConsoleTable:
             else:
                 self.say(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
             return
-        if priv.role == "return":
+        if priv.role is Role.RETURN:
             await self._act(Action(ActionKind.RETURN_TRIBUTE, cards), priv)
             return
-        if burn or (priv.role == "burn" and ActionKind.PLAY not in kinds):
+        if burn or (priv.role is Role.BURN and ActionKind.PLAY not in kinds):
             await self._act(Action(ActionKind.BURN, cards), priv)
         else:
             await self._act(Action(ActionKind.PLAY, cards), priv)
