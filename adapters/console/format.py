@@ -9,6 +9,7 @@ from bot.engine.cards import NOTATION, fmt
 from bot.engine.plays import classify
 from bot.engine.rules import make_rules
 from bot.engine.state import SeatStatus
+from bot.engine.views import SeatPublic
 from bot.i18n import place_name, preset_name, t
 from bot.i18n.catalogue import Lang
 from bot.table import PrivateSnapshot, TableSnapshot
@@ -100,6 +101,29 @@ def format_hand(priv: PrivateSnapshot, lang: Lang, paint: Painter) -> str:
     return "\n".join(lines)
 
 
+def seat_marks(sp: SeatPublic, lang: Lang, burning: bool = True) -> list[str]:
+    """A seat's marks: 革命, 开点, 烧 (unless ``burning`` is off) and its place."""
+    marks = []
+    if sp.status is SeatStatus.REVOLTED:
+        marks.append("革命" if lang == "zh" else "revolt")
+    if sp.opened:
+        marks.append("开点" if lang == "zh" else "open")
+    if burning and sp.burning:
+        marks.append("烧" if lang == "zh" else "burning")
+    if sp.place is not None:
+        marks.append(place_name(sp.place, lang))
+    return marks
+
+
+def last_play_text(last: str | None, lang: Lang) -> str:
+    """What a seat did this trick: its cards, 过 or 让."""
+    if last == "pass":
+        return "过" if lang == "zh" else "pass"
+    if last == "rang":
+        return "让" if lang == "zh" else "defer"
+    return last or ""
+
+
 def format_table(snap: TableSnapshot, lang: Lang, paint: Painter) -> str:
     pub = snap.public
     head = f"— {preset_name(snap.settings.preset, lang)} · #{snap.hand_no} —"
@@ -107,21 +131,9 @@ def format_table(snap: TableSnapshot, lang: Lang, paint: Painter) -> str:
     if pub is None:
         return "\n".join(lines)
     for sp in pub.seats:
-        marks = []
-        if sp.status is SeatStatus.REVOLTED:
-            marks.append("革命" if lang == "zh" else "revolt")
-        if sp.opened:
-            marks.append("开点" if lang == "zh" else "open")
-        if sp.burning:
-            marks.append("烧" if lang == "zh" else "burning")
-        if sp.place is not None:
-            marks.append(place_name(sp.place, lang))
+        marks = seat_marks(sp, lang)
         count = "" if sp.count is None else f" [{sp.count}]"
-        last = sp.last or ""
-        if last == "pass":
-            last = "过" if lang == "zh" else "pass"
-        elif last == "rang":
-            last = "让" if lang == "zh" else "defer"
+        last = last_play_text(sp.last, lang)
         turn = "▶" if pub.to_act == sp.seat else " "
         name = snap.name_of(sp.seat)
         text = f"{turn} {sp.seat} {name}{count} {' '.join(marks)}  {last}".rstrip()

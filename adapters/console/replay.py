@@ -14,19 +14,18 @@ from bot.engine.cards import fmt
 from bot.engine.replay import scenario_error_line
 from bot.engine.rules import PresetName
 from bot.engine.scenario import ScenarioError, decode
-from bot.engine.state import SeatStatus
 from bot.engine.views import public_view
-from bot.i18n import place_name, t
+from bot.i18n import t
 from bot.i18n.catalogue import Lang
 from bot.records import HandRecord, hand_scenario, match_scenario
 from bot.records.replay import RecordCode, RecordError, Replayed
 from bot.records.scenario import replay_scenario
-from bot.records.steps import Frame, frames
+from bot.records.steps import Frame, FrameKind, frames
 from bot.records.summary import event_line, frame_caption, seat_label
 from bot.store import Store
 from bot.table import ChatRef
 
-from .format import Painter
+from .format import Painter, last_play_text, seat_marks
 
 InputFn = Callable[[str], str]
 NO_NAMES: tuple[str, ...] = ("",) * 6
@@ -45,20 +44,10 @@ def frame_text(
         if text:
             lines.append(paint.dim("  · " + text))
     for sp in pub.seats:
-        marks = []
-        if sp.status is SeatStatus.REVOLTED:
-            marks.append("革命" if lang == "zh" else "revolt")
-        if sp.opened:
-            marks.append("开点" if lang == "zh" else "open")
-        if sp.place is not None:
-            marks.append(place_name(sp.place, lang))
-        last = sp.last or ""
-        if last == "pass":
-            last = "过" if lang == "zh" else "pass"
-        elif last == "rang":
-            last = "让" if lang == "zh" else "defer"
+        marks = seat_marks(sp, lang, burning=False)
+        last = last_play_text(sp.last, lang)
         hand = fmt(st.hands[sp.seat - 1]) or t("rp_hand_empty", lang)
-        turn = "▶" if pub.to_act == sp.seat and frame.kind.value == "start" else " "
+        turn = "▶" if pub.to_act == sp.seat and frame.kind is FrameKind.START else " "
         head = f"{turn} {seat_label(names, sp.seat)} {' '.join(marks)}".rstrip()
         lines.append(paint.seat(sp.seat, f"{head:<16} {last:<14} {t('rp_hand_of', lang)}: {hand}"))
     return "\n".join(lines)
