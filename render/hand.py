@@ -7,13 +7,12 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Counts
-from bot.engine.state import SeatStatus
 from bot.engine.views import SeatView
 from bot.i18n.catalogue import Lang
 
 from .cards import Group, card_width, draw_row, groups_of, row_width
 from .fonts import draw_text, ellipsize, text_width
-from .labels import label, place_label, preset_label, seat_name, team_label
+from .labels import label, place_label, preset_label, seat_name, status_badges, team_label
 from .style import (
     BADGE_COLOURS,
     FELT,
@@ -44,17 +43,7 @@ def split_rows(groups: Sequence[Group], per_row: int = MAX_GROUPS_PER_ROW) -> li
 
 def seat_marks(view: SeatView, autoplay: bool, lang: Lang) -> list[tuple[str, RGB]]:
     pub = view.public.seats[view.seat - 1]
-    marks: list[tuple[str, RGB]] = []
-    if pub.opened:
-        marks.append((label("opened", lang), BADGE_COLOURS["opened"]))
-    if pub.burning:
-        marks.append((label("burning", lang), BADGE_COLOURS["burning"]))
-    if pub.status is SeatStatus.REVOLTED:
-        marks.append((label("revolted", lang), BADGE_COLOURS["revolted"]))
-    if pub.headless:
-        marks.append((label("headless", lang), BADGE_COLOURS["headless"]))
-    if pub.caught:
-        marks.append((label("caught", lang), BADGE_COLOURS["caught"]))
+    marks = status_badges(pub, lang)
     if autoplay:
         marks.append((label("autoplay", lang), BADGE_COLOURS["autoplay"]))
     if view.public.to_act == view.seat:

@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.rules import PresetName
+from bot.engine.state import SeatStatus
+from bot.engine.views import SeatPublic
 from bot.i18n import image_label, place_name, preset_name, tribute_kind
 from bot.i18n.catalogue import SHARED_DOMAIN, Lang, entries, norm_lang
+
+from .style import BADGE_COLOURS, RGB
 
 # Catalogue contexts whose texts are drawn on images.
 IMAGE_CONTEXTS = ("image", "preset", "place", "tribute")
@@ -54,3 +58,24 @@ def all_strings(lang: Lang) -> list[str]:
         if context in IMAGE_CONTEXTS:
             out += entry.strings
     return [s.replace("{", "").replace("}", "") for s in out]
+
+
+def status_badges(
+    p: SeatPublic, lang: Lang, short: bool = False, dead: bool = False
+) -> list[tuple[str, RGB]]:
+    """A seat's state as badges: 开点, 烧, 革命, 无头, 被闷 (or 烧糊 when ``dead``); ``short``
+    words where space is tight (the table's seat panels)."""
+    out: list[tuple[str, RGB]] = []
+    if p.opened:
+        out.append((label("opened_short" if short else "opened", lang), BADGE_COLOURS["opened"]))
+    if p.burning:
+        out.append((label("burning_short" if short else "burning", lang), BADGE_COLOURS["burning"]))
+    if p.status is SeatStatus.REVOLTED:
+        out.append((label("revolted", lang), BADGE_COLOURS["revolted"]))
+    if p.headless:
+        out.append((label("headless", lang), BADGE_COLOURS["headless"]))
+    if p.caught:
+        out.append((label("caught", lang), BADGE_COLOURS["caught"]))
+    elif dead and p.status is SeatStatus.DEAD:
+        out.append((label("dead", lang), BADGE_COLOURS["dead"]))
+    return out

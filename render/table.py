@@ -17,7 +17,7 @@ from bot.i18n.catalogue import Lang
 
 from .cards import draw_play, play_width
 from .fonts import draw_text, ellipsize
-from .labels import cards_label, label, place_label, preset_label, seat_name
+from .labels import cards_label, label, place_label, preset_label, seat_name, status_badges
 from .style import (
     BADGE_COLOURS,
     FELT,
@@ -64,18 +64,7 @@ def _seat_badges(p: SeatPublic, autoplay: bool, to_act: bool, lang: Lang) -> lis
     out: list[tuple[str, RGB]] = []
     if to_act:
         out.append((label("to_act", lang), BADGE_COLOURS["turn"]))
-    if p.opened:
-        out.append((label("opened_short", lang), BADGE_COLOURS["opened"]))
-    if p.burning:
-        out.append((label("burning_short", lang), BADGE_COLOURS["burning"]))
-    if p.status is SeatStatus.REVOLTED:
-        out.append((label("revolted", lang), BADGE_COLOURS["revolted"]))
-    if p.headless:
-        out.append((label("headless", lang), BADGE_COLOURS["headless"]))
-    if p.caught:
-        out.append((label("caught", lang), BADGE_COLOURS["caught"]))
-    elif p.status is SeatStatus.DEAD:
-        out.append((label("dead", lang), BADGE_COLOURS["dead"]))
+    out += status_badges(p, lang, short=True, dead=True)
     if autoplay:
         out.append((label("autoplay", lang), BADGE_COLOURS["autoplay"]))
     return out
