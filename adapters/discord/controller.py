@@ -34,8 +34,10 @@ from bot.table import (
     Start,
     TableManager,
 )
+from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
+from ..bounded import USERS
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
 from .menus import MORE
@@ -48,7 +50,7 @@ from .settings_view import (
     settings_content,
     settings_view,
 )
-from .views import Pick, action_from, pick_from
+from .views import Pick, action_from, pick_from, private_view
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +99,8 @@ class Controller:
         self.manager = manager
         self.sender = sender
         self.records = DiscordRecords(manager)
+        # (table, player) -> the controls' version their last accepted action came from.
+        self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 
     # -- helpers -----------------------------------------------------------------------
     async def lang(self, chat: ChatRef | None) -> Lang:
@@ -349,11 +353,32 @@ class Controller:
             return True
         reply = await self.manager.handle(make(chat, actor_of(interaction)))
         lang = await self.lang(chat)
+        played = action_from(cid.op) is not None
+        if reply.ok and played and cid.version is not None:
+            self._played[(chat.key, user)] = cid.version
+            await self._swap_controls(interaction, chat)
+        if reply.key == "stale" and self._played.get((chat.key, user)) == cid.version:
+            # A double tap on the controls this player has just played from.
+            await self.say(interaction, t("dc_already_played", lang))
+            return True
         if reply.key == "stale":
             await self._draw_private(interaction, chat, Pick())
         if not reply.ok or reply.key not in QUIET_REPLIES:
             await self.say_reply(interaction, reply, lang)
         return True
+
+    async def _swap_controls(self, interaction: discord.Interaction[Any], chat: ChatRef) -> None:
+        """The action went through: its controls give way at once to the new state's (the
+        new picture follows when drawn), so nothing stale stays pressable."""
+        priv = self.manager.private_snapshot(chat.key, str(interaction.user.id))
+        snap = self.manager.snapshot(chat.key)
+        view = None
+        if priv is not None and snap is not None:
+            view = private_view(priv, Ref.from_key(chat.key), Pick(), snap.declare_open)
+        try:
+            await interaction.edit_original_response(view=view)
+        except discord.HTTPException:
+            log.debug("the played controls were already replaced")
 
     async def _seat_menu(
         self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
