@@ -133,7 +133,7 @@ class PrivateChat:
         await query.answer(reply_text(reply, lang))
 
     async def _stale(
-        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: str
+        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang
     ) -> None:
         """Made for an older state: change nothing. A second tap on the keyboard this
         player has just played from is a double tap, not a mistake: say it went through."""
