@@ -50,7 +50,7 @@ Job = Callable[[], Awaitable[bool]]
 
 GROUP_LIMIT = 20  # calls per group in any rolling minute (Telegram's documented figure)
 GROUP_WINDOW = 60.0
-GROUP_RESERVE = 2  # calls of each window kept for urgent messages
+GROUP_RESERVE = 1  # calls of each window kept for urgent messages
 # The table message's pace: the budget left after the reserve, spread over the window.
 GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
