@@ -14,6 +14,7 @@ import discord
 
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import has_text, preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.stats import leaderboard_lines
 from bot.table import (
     Act,
@@ -80,7 +81,7 @@ def custom_id_of(interaction: discord.Interaction[Any]) -> str:
     return str(data.get("custom_id", ""))
 
 
-def discord_reply_text(reply: Reply, lang: str) -> str:
+def discord_reply_text(reply: Reply, lang: Lang) -> str:
     """The manager's reply, in the Discord wording where the generic one names other commands."""
     own = f"dc_{reply.key}"
     if has_text(own, lang):
@@ -102,7 +103,7 @@ class Controller:
         self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 
     # -- helpers -----------------------------------------------------------------------
-    async def lang(self, chat: ChatRef | None) -> str:
+    async def lang(self, chat: ChatRef | None) -> Lang:
         if chat is None:
             return "zh"
         return (await self.manager.group_settings(chat)).lang
@@ -117,7 +118,7 @@ class Controller:
             await interaction.response.send_message(text, ephemeral=ephemeral)
 
     async def say_reply(
-        self, interaction: discord.Interaction[Any], reply: Reply, lang: str, extra: str = ""
+        self, interaction: discord.Interaction[Any], reply: Reply, lang: Lang, extra: str = ""
     ) -> None:
         text = discord_reply_text(reply, lang)
         await self.say(interaction, f"{text}\n{extra}" if extra else text)

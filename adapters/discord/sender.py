@@ -21,6 +21,7 @@ import discord
 
 from bot.ai import Role
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import HandChanged, HandFinished, MatchOver, TableManager, TableStatus
 from bot.table.describe import note_text, notice_text
 from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableChanged, TableSnapshot
@@ -179,7 +180,7 @@ class Sender:
             case _:
                 assert_never(out)
 
-    def _lang(self, key: str) -> str:
+    def _lang(self, key: str) -> Lang:
         snap = self.manager.snapshot(key)
         return snap.settings.lang if snap is not None else "zh"
 

@@ -19,6 +19,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
 from bot.engine.state import Phase, SeatStatus
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.playmenu import PlayMenu, RankChoice, SizeChoice, Suggest
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
@@ -293,7 +294,7 @@ def private_content(priv: PrivateSnapshot, snap: TableSnapshot | None) -> str:
     return "\n".join(lines)
 
 
-def _notation_text(notation: str, lang: str) -> str:
+def _notation_text(notation: str, lang: Lang) -> str:
     try:
         return play_text(parse(notation), lang)
     except IllegalAction:
@@ -459,7 +460,7 @@ def private_view(
     return layout.rows.finish()
 
 
-def _rank_label(base: int, lang: str) -> str:
+def _rank_label(base: int, lang: Lang) -> str:
     if base == JOKERS_BASE:
         return t("dc_rank_jokers_only", lang)
     return rank_name(base, lang)

@@ -20,6 +20,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import Actor, ChatRef, Clock, TableManager
 from bot.table.cache import BoundedDict
 
@@ -43,7 +44,7 @@ class GroupCall(NamedTuple):
     message: Message
     user: User
     chat: ChatRef
-    lang: str
+    lang: Lang
 
 
 def chat_of(message: Message) -> ChatRef:
@@ -52,7 +53,7 @@ def chat_of(message: Message) -> ChatRef:
     return ChatRef("tg", str(message.chat.id), str(thread) if thread else None)
 
 
-def user_lang(user: User | None) -> str:
+def user_lang(user: User | None) -> Lang:
     """For private texts not tied to a group: English for English clients, else Chinese."""
     code = (user.language_code or "") if user is not None else ""
     return "en" if code.startswith("en") else "zh"
@@ -90,7 +91,7 @@ class Context:
         assert self.bot is not None, "the Telegram application is not initialized"
         return self.bot
 
-    async def lang(self, chat: ChatRef) -> str:
+    async def lang(self, chat: ChatRef) -> Lang:
         return (await self.manager.group_settings(chat)).lang
 
     def deep_link(self, payload: str) -> str:

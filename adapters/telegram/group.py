@@ -8,6 +8,7 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import (
     AddBots,
     AskCount,
@@ -56,7 +57,7 @@ class GroupCommands:
         self.menu = menu
 
     # -- helpers ---------------------------------------------------------------------------
-    def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: str) -> None:
+    def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: Lang) -> None:
         if reply.ok and reply.key in SILENT_OK:
             return  # the table message or a notice shows it
         if reply.ok and reply.key in LOBBY_LINES:
@@ -94,7 +95,7 @@ class GroupCommands:
         if reply.ok and not can_dm and not self._anonymous(message):
             self._ask_to_start(chat, message, user, lang)
 
-    def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: str) -> None:
+    def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: Lang) -> None:
         tid = self.ctx.ids.tid(chat.key)
         if tid is None:
             return

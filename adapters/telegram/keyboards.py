@@ -19,6 +19,7 @@ from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import NOTATION, Counts
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.present.playmenu import RankChoice, Suggest, play_of
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
@@ -62,7 +63,7 @@ def _g(text: str, tid: str, op: str, seat: int | None = None) -> InlineKeyboardB
     return InlineKeyboardButton(text, callback_data=encode(GroupPress(tid, op, seat)))
 
 
-def table_keyboard(snap: TableSnapshot, tid: str, lang: str) -> InlineKeyboardMarkup | None:
+def table_keyboard(snap: TableSnapshot, tid: str, lang: Lang) -> InlineKeyboardMarkup | None:
     if snap.status is TableStatus.LOBBY:
         row = [
             _g(t("tg_btn_join", lang), tid, "j"),
@@ -91,7 +92,7 @@ def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
 class _Keys:
     """Builds buttons for one player's snapshot."""
 
-    def __init__(self, priv: PrivateSnapshot, tid: str, lang: str, snap: TableSnapshot) -> None:
+    def __init__(self, priv: PrivateSnapshot, tid: str, lang: Lang, snap: TableSnapshot) -> None:
         self.priv = priv
         self.tid = tid
         self.lang = lang
@@ -270,7 +271,7 @@ class _Keys:
 def action_keyboard(
     priv: PrivateSnapshot,
     tid: str,
-    lang: str,
+    lang: Lang,
     snap: TableSnapshot,
     screen: ActPress | None = None,
 ) -> InlineKeyboardMarkup:

@@ -12,6 +12,7 @@ from telegram.ext import ContextTypes
 from bot.engine.actions import Action, ActionKind
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import Act, Actor, ChatRef, Command, Join, PrivateSnapshot, Ready, SetAutoplay
 from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
@@ -132,7 +133,7 @@ class PrivateChat:
         await query.answer(reply_text(reply, lang))
 
     async def _stale(
-        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: str
+        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang
     ) -> None:
         """Made for an older state: change nothing. A second tap on the keyboard this
         player has just played from is a double tap, not a mistake: say it went through."""
@@ -158,7 +159,7 @@ class PrivateChat:
                 log.info("could not replace a played keyboard: %s", err.message)
 
     async def _anytime(
-        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: str
+        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: Lang
     ) -> None:
         chat = ChatRef.from_key(key)
         if press.op == "h":

@@ -15,6 +15,7 @@ from telegram import InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, Forbidden
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import (
     ChatRef,
     HandChanged,
@@ -116,7 +117,7 @@ class Publisher:
             case _:
                 assert_never(out)
 
-    def _notice(self, out: Notice, lang: str) -> None:
+    def _notice(self, out: Notice, lang: Lang) -> None:
         key = out.table
         if out.key == "count_answer":
             self.ctx.say(ChatRef.from_key(key), notice_text(out, lang), urgent=True)

@@ -23,6 +23,7 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
 from bot.records.summary import frame_caption
 from bot.table import ChatRef
@@ -33,7 +34,7 @@ from .context import GROUP_TYPES, Context, user_lang
 
 log = logging.getLogger(__name__)
 
-ImageFn = Callable[[Opened, int, str], bytes]
+ImageFn = Callable[[Opened, int, Lang], bytes]
 CAPTION_MAX = 1024  # Telegram's caption limit
 EDIT_INTERVAL = 1.0  # seconds between two edits of one stepper (presses in between coalesce)
 
@@ -54,7 +55,7 @@ def stepper_keyboard(number: int, index: int, last: int) -> InlineKeyboardMarkup
     return InlineKeyboardMarkup([row])
 
 
-def stepper_caption(opened: Opened, index: int, lang: str) -> str:
+def stepper_caption(opened: Opened, index: int, lang: Lang) -> str:
     caption = frame_caption(opened.frames[index], opened.record.names, lang)
     return f"#{opened.number} · {caption}\n/why {opened.number} {index}"[:CAPTION_MAX]
 
@@ -93,7 +94,7 @@ class RecordChat:
             return
         self._post(chat, message.message_id, opened, str(user.id), lang)
 
-    def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: str) -> None:
+    def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: Lang) -> None:
         chat_id = int(chat.chat_id)
         thread = int(chat.thread_id) if chat.thread_id else None
         summary = opened.summary(lang)
@@ -196,7 +197,7 @@ class RecordChat:
         answer = await self._why(message, chat, args, lang)
         self.ctx.say(chat, answer, reply_to=message.message_id)
 
-    async def _why(self, message: Message, chat: ChatRef, args: list[str], lang: str) -> str:
+    async def _why(self, message: Message, chat: ChatRef, args: list[str], lang: Lang) -> str:
         if args:
             parsed = parse_why_args([a.lstrip("#") for a in args])
             if parsed is None:

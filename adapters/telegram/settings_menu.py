@@ -17,6 +17,7 @@ from bot.ai.levels import LEVELS
 from bot.engine.errors import GoujiError
 from bot.engine.rules import PRESET_NAMES, switch_names
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.schema import SettingValue, schema, spec_of
 from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
 from bot.table.describe import reply_text
@@ -38,7 +39,7 @@ def menu_values(name: str) -> tuple[SettingValue, ...]:
     return spec.menu_values if spec is not None else ()
 
 
-def value_label(value: SettingValue, lang: str) -> str:
+def value_label(value: SettingValue, lang: Lang) -> str:
     if isinstance(value, bool):
         return t("tg_on" if value else "tg_off", lang)
     if isinstance(value, tuple | list):
@@ -52,7 +53,7 @@ def _b(text: str, op: str, *args: object) -> InlineKeyboardButton:
     )
 
 
-def _value(name: str, shown: str, lang: str, op: str, *args: object) -> InlineKeyboardButton:
+def _value(name: str, shown: str, lang: Lang, op: str, *args: object) -> InlineKeyboardButton:
     """A home-screen button "setting: value" that opens (or flips) that setting."""
     return _b(t("tg_set_value", lang, name=t("set_" + name, lang), v=shown), op, *args)
 
