@@ -51,9 +51,10 @@ from .rollout import rollout
 SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
 # playout's length is about proportional to those cards, plus a fixed part (the deal, the
-# candidate's move). 6,000 is 0.5-1 s on one core of the reference machine (idle or busy)
-# at every stage of the hand: ~24 playouts at the start, ~100 near the end.
-DEFAULT_WORK = 6_000
+# candidate's move). 8,000 is at most ~0.7 s on one idle core of the reference machine at
+# every stage of the hand: ~32 playouts at the start, ~130 near the end. A search stops
+# early, after any MIN_DEALS deals, once no alternative may still beat normal's choice.
+DEFAULT_WORK = 8_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
 MAX_DEALS = 64
@@ -162,6 +163,8 @@ class ExpertPolicy:
             state = public._replace(hands=deal(view, sizes, caps, deal_rng))
             for i, cand in enumerate(cands):
                 scores[i].append(self._playout(state, view.seat, cand, deal_rng.getrandbits(32)))
+            if (d + 1) % MIN_DEALS == 0 and not self.contested(scores):
+                break  # no alternative can still beat normal's choice: stop early
             if time.perf_counter() - start > self.max_seconds:
                 break  # the safety net: decide from the deals finished so far
         return scores
@@ -179,12 +182,16 @@ class ExpertPolicy:
         best = max(range(len(scores)), key=lambda i: (means[i], -i))
         if best == 0:
             return 0
-        diffs = [a - b for a, b in zip(scores[best], scores[0], strict=True)]
-        gain = means[best] - means[0]
-        var = sum((x - gain) ** 2 for x in diffs) / max(1, n - 1)
-        if gain > self.margin + self.z * math.sqrt(var / n):
-            return best
-        return 0
+        gain, se = _paired(scores[best], scores[0])
+        return best if gain > self.margin + self.z * se else 0
+
+    def contested(self, scores: Sequence[Sequence[float]]) -> bool:
+        """Whether some alternative may still beat normal's choice by the margin."""
+        for alt in scores[1:]:
+            gain, se = _paired(alt, scores[0])
+            if gain + self.z * se > self.margin:
+                return True
+        return False
 
     def _playout(self, state: HandState, seat: int, cand: Action | None, seed: int) -> float:
         if cand is not None:
@@ -198,6 +205,15 @@ class ExpertPolicy:
         mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if same_team(s, seat))
         win = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
         return win + mine / 12
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences a - b (same deals)."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    gain = sum(diffs) / n
+    var = sum((x - gain) ** 2 for x in diffs) / max(1, n - 1)
+    return gain, math.sqrt(var / n)
 
 
 def _shape(a: Action) -> tuple[int, int]:

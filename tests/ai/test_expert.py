@@ -130,7 +130,7 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
         return real(s, rng)
 
     monkeypatch.setattr(expert_module, "rollout", counted)
-    expert = ExpertPolicy(state.rules, work=3000)
+    expert = ExpertPolicy(state.rules, work=3000, margin=-10.0)  # always contested: no early stop
     legal = options(state, seat)
     cands = expert.candidates(view, legal, expert.normal.choose(view, legal, random.Random(0)))
     assert len(cands) >= 2
@@ -140,9 +140,15 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
     assert deals == max(MIN_DEALS, 3000 // ((cards + PLAYOUT_FIXED) * len(cands)))
     assert [len(s) for s in scores] == [deals] * len(cands)
     assert len(calls) == deals * len(cands)
+    # Once no alternative may beat normal's choice by the margin, the search stops early.
+    calls.clear()
+    settled = ExpertPolicy(state.rules, work=30_000, margin=10.0)
+    assert settled.deals(cards, len(cands)) > MIN_DEALS
+    scores = settled.evaluate(view, masked_state(state, seat), cands, 5)
+    assert [len(s) for s in scores] == [MIN_DEALS] * len(cands)
     # The clock is only a safety net: past it, the search stops after the current deal.
     calls.clear()
-    hurried = ExpertPolicy(state.rules, work=3000, max_seconds=0.0)
+    hurried = ExpertPolicy(state.rules, work=3000, margin=-10.0, max_seconds=0.0)
     scores = hurried.evaluate(view, masked_state(state, seat), cands, 5)
     assert [len(s) for s in scores] == [1] * len(cands)
     assert len(calls) == len(cands)
