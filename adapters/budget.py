@@ -76,6 +76,11 @@ class RateBudget:
             sent.popleft()
         return sent
 
+    def recall(self, chat: Hashable) -> None:
+        """Forget what this process counted for ``chat``: the next use reloads the window
+        from the memory (another process may have sent there since: bot.cluster)."""
+        self._sent.pop(chat, None)
+
     def recent(self, chat: Hashable) -> list[float]:
         """The times of the calls still inside the window, oldest first."""
         return list(self._times(chat))
