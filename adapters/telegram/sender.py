@@ -185,9 +185,13 @@ class Sender:
         budget's window. So per-chat state does not grow with every chat ever written to."""
         now = self.clock.now()
         for chat_id, lane in list(self._lanes.items()):
-            if lane.busy() or lane.blocked_until > now:
-                continue
-            if any(s.last + s.interval > now for s in lane.slots.values()):
+            # A slot that is clean and past its interval and the lane's pace holds nothing
+            # a new one would not.
+            pace = self._pace(lane)
+            for name, slot in list(lane.slots.items()):
+                if not slot.dirty and slot.last + max(slot.interval, pace) <= now:
+                    del lane.slots[name]
+            if lane.busy() or lane.blocked_until > now or lane.slots:
                 continue
             if lane.limited and self.budget.used(chat_id):
                 continue
