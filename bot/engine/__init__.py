@@ -17,7 +17,7 @@ from .game import (
 )
 from .plays import Play, beats, classify, is_gouji, is_pure_gouji
 from .rules import PRESET_NAMES, PRESETS, Rules, make_rules
-from .state import HandResult, HandState, Phase, SeatStatus, Tribute
+from .state import HandResult, HandState, Mark, Phase, PublicMove, SeatStatus, Tribute
 
 __all__ = [
     "PRESETS",
@@ -33,9 +33,11 @@ __all__ = [
     "HandState",
     "HuiRanks",
     "IllegalAction",
+    "Mark",
     "OptionGroup",
     "Phase",
     "Play",
+    "PublicMove",
     "Rank",
     "Rules",
     "RulesError",

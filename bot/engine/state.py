@@ -137,6 +137,17 @@ class HandExtras:
 NO_EXTRAS = HandExtras()
 
 
+class PublicMove(NamedTuple):
+    """One seat's public act in play — a play (or burn), a pass or a 让 — and the play it
+    met. The table sees all of it, so a seat may remember it (who played what, who passed
+    on what: 三个记住); policies read it from ``PublicView.history``."""
+
+    seat: int
+    act: Play | Mark
+    over: Play | None  # the play on top when the seat acted (None: it led)
+    over_seat: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     places: tuple[int, ...]  # seats from 头科 to 大落
@@ -213,6 +224,7 @@ class HandState(NamedTuple):
     result: HandResult | None = None
     step: int = 0
     extras: HandExtras = NO_EXTRAS  # rules v2 fields that change a few times a hand at most
+    history: tuple[PublicMove, ...] = ()  # every play, burn, pass and 让 of the hand, in order
 
     # -- convenience ---------------------------------------------------------------
     @property

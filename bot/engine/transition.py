@@ -35,6 +35,7 @@ from .state import (
     HandState,
     Mark,
     Phase,
+    PublicMove,
     SeatStatus,
     Tribute,
     down,
@@ -96,6 +97,7 @@ class Transition:
         self.result: HandResult | None = s.result
         self.step: int = s.step
         self.extras: HandExtras = s.extras
+        self.history: tuple[PublicMove, ...] = s.history
         self.leader: int = s.leader
         self.events: list[Event] = []
 
@@ -143,6 +145,7 @@ class Transition:
             result=self.result,
             step=self.step + 1 if count_step else self.step,
             extras=self.extras,
+            history=self.history,
         )
 
     # -- the rules v2 extras, read and replaced as one record ------------------------------
@@ -540,6 +543,7 @@ class Transition:
                 self.locked.add(self.rang_by)
             self.rang_by = None
             self.rang_deciding = False
+        self.history = (*self.history, PublicMove(s, p, self.top_play, prev_seat))
         self.top_seat, self.top_play = s, p
         self.top_gouji = is_gouji(p, self.rules)
         self.top_gousi = gousi
@@ -613,6 +617,7 @@ class Transition:
             self.rang_by = None
             self.rang_deciding = False
         self.trick_marks[s - 1] = Mark.PASS
+        self.history = (*self.history, PublicMove(s, Mark.PASS, self.top_play, top))
         self.emit(EventKind.PASSED, s)
         self.advance(s)
 
@@ -623,6 +628,7 @@ class Transition:
         self.window = set()
         self.rang_by = s
         self.trick_marks[s - 1] = Mark.RANG
+        self.history = (*self.history, PublicMove(s, Mark.RANG, self.top_play, self.top_seat))
         self.emit(EventKind.RANGED, s)
         self.advance(s)
 

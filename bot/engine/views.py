@@ -13,6 +13,7 @@ from .state import (
     HandState,
     Mark,
     Phase,
+    PublicMove,
     SeatStatus,
     check_seat,
     same_team,
@@ -50,6 +51,9 @@ class PublicView:
     step: int
     leading: bool  # the seat to act leads (nothing to answer)
     played: Counts  # every card played so far this hand (public: they were on the table)
+    # Every play, burn, pass and 让 so far, in order, with the play each one met: who played
+    # what and who passed on what (voids), as a player at the table can remember it.
+    history: tuple[PublicMove, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +120,7 @@ def public_view(state: HandState) -> PublicView:
         step=state.step,
         leading=state.top_play is None or state.lead_pending,
         played=state.played,
+        history=state.history,
     )
 
 

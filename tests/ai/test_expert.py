@@ -122,3 +122,24 @@ def test_decide_async_keeps_the_event_loop_free() -> None:
     choice, ticks = asyncio.run(run())
     assert choice == decide(state, seat, expert, random.Random(9))
     assert ticks > 1  # the loop kept running while the expert searched
+
+
+def test_the_view_remembers_who_played_and_passed_on_what() -> None:
+    from bot.engine import Mark, PublicMove, parse
+    from bot.engine.plays import Play
+
+    from .helpers import act
+
+    state = table(["55KK", "6699AA2S", "99AA", "4", "6", "7"])
+    state = play(state, 1, "55")
+    state = act(state, 2, ActionKind.PASS)
+    state = play(state, 3, "99")
+    history = seat_view(state, 4).public.history
+    five, nine = Play(5, 2), Play(9, 2)
+    assert history == (
+        PublicMove(1, five, None, None),
+        PublicMove(2, Mark.PASS, five, 1),
+        PublicMove(3, nine, five, 1),
+    )
+    assert parse("99") == nine.counts()
+    assert masked_state(state, 4).history == state.history  # public: the mask keeps it
