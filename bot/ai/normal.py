@@ -34,7 +34,7 @@ from ..engine.rules import Rules
 from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
 from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
-from .tracking import Seen, known_count
+from .tracking import Seen, est_count, known_count, passed_on
 from .tribute import pick_return
 
 Choice = tuple[Action, Play]
@@ -64,12 +64,14 @@ class NormalWeights:
     abundant_slack: float = 0.0
     two_share: float = 0.5  # a 2 counts as half a joker toward that
     use_rang: bool = True
+    count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
     near_out: int = 4
     late: int = 8  # a hand this short plays its 2s as high cards
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
     block: float = 8.0
     feed: float = 6.0
+    void: float = 2.0  # lead bonus per seat (downstream, opposite) that passed on such a set
     last_big: float = 35.0  # 憋三: keep the last joker for the play before the 3s
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
@@ -208,7 +210,8 @@ class NormalPolicy:
                 return min(rest, key=lambda c: c[1].base)[0]
         opp_n = self._known_min(view, mates=False)
         mate_n = self._known_min(view, mates=True)
-        downstream = known_count(view, down(view.seat))
+        downstream = self._count(view, down(view.seat))
+        voids = [passed_on(view, x) for x in (down(view.seat), opp(view.seat)) if w.void]
 
         def score(c: Choice) -> float:
             p = c[1]
@@ -220,6 +223,9 @@ class NormalPolicy:
                 s += w.block  # the next seat could go out on it
             if mate_n is not None and mate_n <= w.near_out and p.size == mate_n:
                 s -= w.feed  # a set the size of a short teammate's hand may let it out
+            for passed in voids:  # 出下家和对门不吃的牌: they passed on such a set before
+                if p.base >= passed.get(p.size, TWOS_BASE):
+                    s -= w.void
             return s
 
         return min(whole, key=score)[0]
@@ -235,7 +241,7 @@ class NormalPolicy:
             if s.seat != view.seat
             and same_team(s.seat, view.seat) == mates
             and s.status is SeatStatus.PLAYING
-            and (n := known_count(view, s.seat)) is not None
+            and (n := self._count(view, s.seat)) is not None
         ]
         return min(known, default=None)
 
@@ -309,8 +315,12 @@ class NormalPolicy:
             for s in others
         )
 
+    def _count(self, view: SeatView, seat: int) -> int | None:
+        """A seat's card count: shown or 报户, else (``count_cards``) dealt minus played."""
+        return est_count(view, seat) if self.w.count_cards else known_count(view, seat)
+
     def _near_out(self, view: SeatView, seat: int) -> bool:
-        n = known_count(view, seat)
+        n = self._count(view, seat)
         return n is not None and 0 < n <= self.w.near_out
 
     # -- burns ------------------------------------------------------------------------
