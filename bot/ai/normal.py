@@ -52,21 +52,22 @@ Choice = tuple[Action, Play]
 class NormalWeights:
     """Costs in rank steps (3 = 0 … A = 11) and the limits an answer may cost."""
 
-    two: float = 5.0  # each 2 spent (贴钱 or alone)
+    two: float = 7.0  # each 2 spent (贴钱 or alone)
     two_late: float = 4.0  # … once the hand is short (2s are then just high cards)
     small: float = 9.0
     big: float = 12.0
     joker_set: float = 4.0  # jokers alone, on top of their own cost
-    split: float = 3.0  # leaving part of a rank behind
+    split: float = 5.0  # leaving part of a rank behind
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
     gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
-    answer_plain: float = 20.0
-    answer_early: float = 20.0  # … while the hand holds more than ``stage`` cards
+    answer_plain: float = 16.0
+    answer_early: float = 10.0  # … while the hand holds more than ``stage`` cards
     stage: int = 12
-    answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
+    answer_gouji: float = 28.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     takes_trick: float = 4.0
+    upstream: float = 4.0
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
     hoard_two: float = 0.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
@@ -85,7 +86,7 @@ class NormalWeights:
     caught: float = 0.0  # 憋三: leaving one beatable play before the 3s
     open_lead: float = 0.0  # 打点, not yet opened: bonus for a play that opens if it lives
     void: float = 2.0  # lead bonus per seat (downstream, opposite) that passed on such a set
-    last_big: float = 35.0  # 憋三: keep the last joker for the play before the 3s
+    last_big: float = 12.0  # 憋三: keep the last joker for the play before the 3s
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -352,6 +353,8 @@ class NormalPolicy:
             limit = w.answer_plain if sum(view.hand) <= w.stage else w.answer_early
             if self._others_passed(view):
                 limit += w.takes_trick  # the other two opponents passed: the answer likely wins
+            elif top == up(view.seat):
+                limit -= w.upstream  # both other opponents still to come: it rarely holds
         if urgent or plays_needed(rest, rules) <= 1:
             limit = max(limit, w.urgent)
         return limit
