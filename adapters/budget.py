@@ -98,6 +98,12 @@ class RateBudget:
             return float("inf")  # the reserve alone fills the budget
         return sent[over] + self.window
 
+    def forget(self, chat: Hashable) -> None:
+        """Drop a chat whose window is empty (nothing is lost: its memory has the same)."""
+        sent = self._sent.get(chat)
+        if sent is not None and not self._times(chat):
+            del self._sent[chat]
+
     async def spend(self, chat: Hashable) -> None:
         """Count a call that has just been made, and remember it."""
         sent = self._times(chat)

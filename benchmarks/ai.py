@@ -63,6 +63,16 @@ class Timed:
         return choice
 
     def __getattr__(self, name: str) -> object:
+        if name == "choose_searching":  # the expert: time its searching decisions too
+            search = self.inner.choose_searching  # type: ignore[attr-defined]
+
+            def timed(*args: object) -> Action | None:
+                t0 = time.perf_counter()
+                choice: Action | None = search(*args)
+                self.times.append(time.perf_counter() - t0)
+                return choice
+
+            return timed
         return getattr(self.inner, name)
 
 
@@ -77,7 +87,7 @@ def make_policy(name: str, preset: str, expert_playouts: int | None) -> Policy:
     if name == "expert" and expert_playouts is not None:
         from bot.ai.expert import ExpertPolicy
 
-        return ExpertPolicy(rules, playouts=expert_playouts)
+        return ExpertPolicy(rules, work=expert_playouts)
     return policy_for(name, rules)
 
 
@@ -214,10 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1000, help="hands per fast pairing")
     parser.add_argument("--expert-hands", type=int, default=48, help="hands for expert vs normal")
     parser.add_argument(
-        "--expert-playouts",
+        "--expert-work",
+        dest="expert_playouts",
         type=int,
         default=None,
-        help="playouts per expert decision (default: the level's own budget)",
+        help="expert budget: playouts x cards left per decision (default: the level's own)",
     )
     parser.add_argument("--quick", action="store_true", help="48 hands a pairing, 16 for expert")
     parser.add_argument(

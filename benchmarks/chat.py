@@ -11,8 +11,11 @@ the real Telegram adapter (PTB's Application on the in-process fake Bot API of
   someone asks 报户 right after /begin and again every 17 seconds;
 * **one human and five AI seats** that answer instantly.
 
-Each human decides with the heuristic AI policy and then taps the shortest way to that
-decision on its keyboard, so ``taps_per_action_median`` is what the keyboard costs.
+Each human decides with the heuristic AI policy — except that, like a person with a plan
+of their own, in ``OWN_PLAY`` of the turns with a play on offer they pick a legal play at
+random instead (most are not among the keyboard's suggestions) — and then taps the
+shortest way to that decision on its keyboard, so ``taps_per_action_median`` is what the
+keyboard costs for a realistic mix of plays, not only for the one-tap suggestions.
 The last lines are ``<name> <value> <unit>`` figures (the worse of the two scenarios):
 
 * ``group_max_calls_60s`` — most group sends and edits in any rolling 60 s (restart
@@ -21,7 +24,10 @@ The last lines are ``<name> <value> <unit>`` figures (the worse of the two scena
   message showing a state that includes it;
 * ``count_answer_max`` — seconds from a 报户 request to its answer in the group;
 * ``taps_per_action_median`` — button taps per accepted human action;
-* ``first_lead_wait`` — seconds from the deal until the leader may play (longest hand).
+* ``taps_per_play_median`` — the same for plays and burns alone (passes left out);
+* ``first_lead_wait`` — seconds from the moment the hand is ready for its first play (the
+  deal, or the last 还贡 when tribute is returned — people choosing their returns is play,
+  not waiting) until the leader may play (longest hand); 0 when nobody can declare.
 """
 
 from __future__ import annotations
@@ -43,14 +49,18 @@ from adapters.telegram.callback import ActPress, BadPayload, decode
 from bot.ai import HeuristicPolicy
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import NOTATION, Counts
+from bot.engine.state import Phase
 from bot.present.playmenu import play_of
 from bot.table import Notice, Out, TableChanged, TableStatus
+from bot.table.core.views import PRE_PLAY_ACTIONS
 from tests.telegram.fakeapi import FakeTelegram, Message
 from tests.telegram.harness import GROUP_ID, USERS, Harness, max_per_minute
 
 STEP = 0.5  # seconds of fake time per simulation step (one tap at most per human)
 THINK = 1.0  # seconds before a human reacts to a new keyboard
 ASK_EVERY = 17.0  # seconds between two 报户 requests in the six-human scenario
+MAX_TAPS = 8  # more taps than any play needs: the keyboard failed to offer the play
+OWN_PLAY = 0.35  # share of turns where a human picks a play of their own (at random)
 TABLE_CALLS = frozenset({"sendPhoto", "editMessageMedia", "editMessageCaption"})
 PLAY_KINDS = frozenset(
     {ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}
@@ -146,6 +156,8 @@ class Crowd:
         self.policy = HeuristicPolicy()
         self.taps: list[int] = []
         self.refused = 0
+        self.own = 0  # decisions that were a random legal play, not the policy's
+        self.play_taps: list[int] = []  # taps of the plays and burns alone (no passes)
 
     async def step(self) -> None:
         for hu in self.humans:
@@ -170,7 +182,7 @@ class Crowd:
         if h.clock.now() < seen + THINK:
             return
         if hu.goal is None or hu.goal_version != priv.version:
-            hu.goal = self.policy.choose(priv.view, legal, hu.rng)
+            hu.goal = self._decide(hu, priv.view, legal)
             hu.goal_version = priv.version
             hu.taps = 0
             if priv.role == "burn" and (hu.goal is None or hu.goal.kind is not ActionKind.BURN):
@@ -181,13 +193,25 @@ class Crowd:
             hu.done_version = priv.version  # e.g. a pre-play seat with nothing to add
             return
         hu.taps += 1
+        if hu.taps > MAX_TAPS:
+            raise RuntimeError(f"the keyboard never offered {hu.goal} ({hu.taps} taps)")
         before = h.manager.tables[h.key].version
         answer = await h.press(hu.user, msg, data)
         if h.manager.tables[h.key].version != before and hu.goal_version == priv.version:
             self.taps.append(hu.taps)
+            if hu.goal is not None and hu.goal.kind in (ActionKind.PLAY, ActionKind.BURN):
+                self.play_taps.append(hu.taps)
             hu.done_version = priv.version
         elif "过期" in str(answer.get("text", "")) or "expired" in str(answer.get("text", "")):
             self.refused += 1
+
+    def _decide(self, hu: Human, view: Any, legal: list[Action]) -> Action | None:
+        plays = [a for a in legal if a.kind in (ActionKind.PLAY, ActionKind.BURN)]
+        if plays and hu.rng.random() < OWN_PLAY:
+            own = hu.rng.choice(plays)
+            self.own += 1
+            return own
+        return self.policy.choose(view, legal, hu.rng)
 
     def _next_tap(self, msg: Message, goal: Action | None, role: str) -> str | None:
         buttons = [(text, d, p) for text, d in msg.buttons() if (p := press_of(d)) is not None]
@@ -212,9 +236,10 @@ class Crowd:
         if kind is ActionKind.RETURN_TRIBUTE:
             return self._return_tap(buttons, goal)
         assert goal.cards is not None
-        play = tuple(str(x) for x in play_of(goal.cards))
+        goal_play = play_of(goal.cards)
+        play = tuple(str(x) for x in goal_play)
         mode = "p" if kind is ActionKind.PLAY else "b"
-        size = play[1]
+        size = str(goal_play.size)
         return (
             find("g", mode, *play)
             or find("v", mode, *play)
@@ -244,9 +269,12 @@ class Figures:
     staleness: list[float] = field(default_factory=list)
     count_waits: list[float] = field(default_factory=list)
     taps: list[int] = field(default_factory=list)
-    lead_waits: list[float] = field(default_factory=list)
+    lead_waits: list[float] = field(default_factory=list)  # hands where nobody could declare
+    declare_waits: list[float] = field(default_factory=list)  # someone could: a real pause
     hands: int = 0
     refused: int = 0
+    own: int = 0
+    play_taps: list[int] = field(default_factory=list)
 
 
 class Scenario:
@@ -353,7 +381,9 @@ class Scenario:
         table = h.manager.tables[h.key]
         hand_no = table.match.hand_no
         dealt = h.clock.now()
+        ready_from = dealt  # the hand is ready for its first play (after any 还贡)
         leader_ready: float | None = None
+        could_declare = False  # a human had a revolt, 明点, 烩 or 冲点 to decide
         next_ask = dealt + (0.0 if index == 0 else ASK_EVERY)
         target = 1
         steps = 0
@@ -362,8 +392,12 @@ class Scenario:
             if table.status is not TableStatus.PLAYING or table.match.hand_no != hand_no:
                 break
             st = table.state
+            if st is not None and st.phase is Phase.RETURN_TRIBUTE:
+                ready_from = h.clock.now() + STEP  # people are still choosing returns
             if leader_ready is None and st is not None and not table.declare_open:
                 leader_ready = h.clock.now()
+            if leader_ready is None and st is not None and st.phase is Phase.PLAY:
+                could_declare = could_declare or self._someone_can_declare()
             if asking and h.clock.now() >= next_ask:
                 asker = self.users[steps % len(self.users)]
                 target = target % 6 + 1
@@ -376,7 +410,16 @@ class Scenario:
                 await self.restart()
             if steps > 20000:
                 raise RuntimeError("the hand did not finish")
-        self.fig.lead_waits.append((leader_ready or h.clock.now()) - dealt)
+        wait = max(0.0, (leader_ready or h.clock.now()) - ready_from)
+        (self.fig.declare_waits if could_declare else self.fig.lead_waits).append(wait)
+
+    def _someone_can_declare(self) -> bool:
+        h = self.h
+        for u in self.users:
+            priv = h.manager.private_snapshot(h.key, str(u["id"]))
+            if priv is not None and any(a.kind in PRE_PLAY_ACTIONS for a in priv.legal):
+                return True
+        return False
 
     def finish(self) -> Figures:
         fig = self.fig
@@ -390,6 +433,8 @@ class Scenario:
         ]
         fig.taps = self.crowd.taps
         fig.refused = self.crowd.refused
+        fig.own = self.crowd.own
+        fig.play_taps = self.crowd.play_taps
         return fig
 
 
@@ -424,8 +469,10 @@ def report(figs: list[Figures]) -> None:
             f"table staleness p95 {p95(st):.1f} s, max {max(st, default=0):.1f} s "
             f"over {len(st)} plays; 报户 answers {[round(w, 1) for w in f.count_waits]} s; "
             f"taps median {statistics.median(f.taps) if f.taps else 0} over {len(f.taps)} "
-            f"actions (max {max(f.taps, default=0)}); stale presses {f.refused}; "
-            f"first lead waits {[round(w, 1) for w in f.lead_waits]} s"
+            f"actions (max {max(f.taps, default=0)}; {f.own} own random plays); "
+            f"stale presses {f.refused}; "
+            f"first lead waits {[round(w, 1) for w in f.lead_waits]} s (and "
+            f"{[round(w, 1) for w in f.declare_waits]} s where a person could declare)"
         )
     every_tap = [x for f in figs for x in f.taps]
     print(f"group_max_calls_60s {max(f.group_max for f in figs)} calls")
@@ -434,7 +481,9 @@ def report(figs: list[Figures]) -> None:
     waits = [w for f in figs for w in f.count_waits]
     print(f"count_answer_max {max(waits, default=0):.1f} s")
     print(f"taps_per_action_median {statistics.median(every_tap) if every_tap else 0:.1f} taps")
-    print(f"first_lead_wait {max(w for f in figs for w in f.lead_waits):.1f} s")
+    plays = [x for f in figs for x in f.play_taps]
+    print(f"taps_per_play_median {statistics.median(plays) if plays else 0:.1f} taps")
+    print(f"first_lead_wait {max((w for f in figs for w in f.lead_waits), default=0):.1f} s")
 
 
 async def main(hands: int, seed: int) -> None:

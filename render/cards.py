@@ -11,10 +11,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import I_BIG, I_SMALL, NOTATION, NUM_RANKS, Counts
+from bot.i18n.catalogue import Lang
 
 from .fonts import font
 from .style import CARD_BLACK, CARD_RED, GOLD, RGB, WHITE, badge
@@ -104,8 +106,21 @@ def _index_text(
     return top + tile.height
 
 
+class _Face(NamedTuple):
+    """A card face being drawn at SS× size: its canvas and where its index column is."""
+
+    img: Image.Image
+    d: ImageDraw.ImageDraw
+    w: int  # the card's width and height at 1×
+    h: int
+    rad: int  # corner radius (SS×)
+    top: int  # top of the index column (SS×)
+    col_cx: int  # the index column's centre and width (SS×): what a fanned card shows
+    col_w: int
+
+
 @lru_cache(maxsize=512)
-def card_face(idx: int, suit: str, h: int, lang: str = "zh") -> Image.Image:
+def card_face(idx: int, suit: str, h: int, lang: Lang = "zh") -> Image.Image:
     """An RGBA card of height ``h`` (plus SHADOW px), face up. ``idx`` is a rank index."""
     w = card_width(h)
     W, H = w * SS, h * SS
@@ -123,41 +138,61 @@ def card_face(idx: int, suit: str, h: int, lang: str = "zh") -> Image.Image:
         outline=(120, 120, 120),
         width=max(SS, SS * h // 90),
     )
-    col_cx = round(w * 0.25 * SS)  # the index column: what a fanned card leaves visible
-    col_w = round(w * 0.42 * SS)
-    top = round(h * 0.045 * SS)
+    f = _Face(
+        img,
+        d,
+        w,
+        h,
+        rad,
+        top=round(h * 0.045 * SS),
+        col_cx=round(w * 0.25 * SS),
+        col_w=round(w * 0.42 * SS),
+    )
     if big or small:
-        ink = BIG_JOKER_RED if big else SMALL_JOKER_INK
-        # An inner frame in the joker's colour: 大王 and 小王 differ at a glance.
-        inset = round(w * 0.06 * SS)
-        d.rounded_rectangle(
-            (inset, inset, W - 1 - inset, H - 1 - inset),
-            radius=max(1, rad - inset // 2),
-            outline=ink,
-            width=max(SS, round(h * 0.018 * SS)),
-        )
-        chars: tuple[str, ...] = ("大", "王") if big else ("小", "王")
-        if lang == "en":
-            chars = tuple("JOKER")
-            size = round(h * 0.125 * SS)
-        else:
-            size = round(h * 0.25 * SS)
-        y = top + round(h * 0.02 * SS)
-        for ch in chars:
-            y = _index_text(img, ch, size, ink, col_cx + inset // 2, y, col_w) + round(size * 0.06)
-        star = star_points(W * 0.62, H * 0.68, w * 0.3 * SS)
-        if big:
-            d.polygon(star, fill=ink)
-        else:
-            d.polygon(star, fill=WHITE, outline=ink, width=max(SS, round(h * 0.03 * SS)))
+        _joker_face(f, big, lang)
     else:
-        ink = CARD_RED if suit in RED_SUITS else CARD_BLACK
-        size = round(h * 0.3 * SS)
-        bottom = _index_text(img, RANK_TEXT[idx], size, ink, col_cx, top, col_w)
-        r = h * 0.075 * SS
-        draw_suit(d, suit, col_cx, bottom + r * 1.25, r, ink)
-        draw_suit(d, suit, W * 0.6, H * 0.68, w * 0.28 * SS, ink)
+        _rank_face(f, idx, suit)
     return img.resize((w + SHADOW, h + SHADOW), Image.Resampling.LANCZOS)
+
+
+def _joker_face(f: _Face, big: bool, lang: Lang) -> None:
+    """大王/小王: an inner frame in the joker's colour, its name down the index column and
+    a star (filled for 大王), so the two differ at a glance."""
+    w, h, W, H = f.w, f.h, f.w * SS, f.h * SS
+    ink = BIG_JOKER_RED if big else SMALL_JOKER_INK
+    inset = round(w * 0.06 * SS)
+    f.d.rounded_rectangle(
+        (inset, inset, W - 1 - inset, H - 1 - inset),
+        radius=max(1, f.rad - inset // 2),
+        outline=ink,
+        width=max(SS, round(h * 0.018 * SS)),
+    )
+    chars: tuple[str, ...] = ("大", "王") if big else ("小", "王")
+    if lang == "en":
+        chars = tuple("JOKER")
+        size = round(h * 0.125 * SS)
+    else:
+        size = round(h * 0.25 * SS)
+    y = f.top + round(h * 0.02 * SS)
+    for ch in chars:
+        y = _index_text(f.img, ch, size, ink, f.col_cx + inset // 2, y, f.col_w) + round(
+            size * 0.06
+        )
+    star = star_points(W * 0.62, H * 0.68, w * 0.3 * SS)
+    if big:
+        f.d.polygon(star, fill=ink)
+    else:
+        f.d.polygon(star, fill=WHITE, outline=ink, width=max(SS, round(h * 0.03 * SS)))
+
+
+def _rank_face(f: _Face, idx: int, suit: str) -> None:
+    """A plain card: the rank and a small suit in the index column, a large suit below."""
+    ink = CARD_RED if suit in RED_SUITS else CARD_BLACK
+    size = round(f.h * 0.3 * SS)
+    bottom = _index_text(f.img, RANK_TEXT[idx], size, ink, f.col_cx, f.top, f.col_w)
+    r = f.h * 0.075 * SS
+    draw_suit(f.d, suit, f.col_cx, bottom + r * 1.25, r, ink)
+    draw_suit(f.d, suit, f.w * SS * 0.6, f.h * SS * 0.68, f.w * 0.28 * SS, ink)
 
 
 # ---------------------------------------------------------------------------------------
@@ -210,7 +245,7 @@ def draw_group(
     y: int,
     h: int,
     strip: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     lifted: int = 0,
 ) -> None:
     """Paste the stack with its top-left at (x, y); the front card's index sits in the
@@ -269,7 +304,7 @@ def draw_row(
     y: int,
     h: int,
     strip: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     lifted: int = 0,
     badge_size: int | None = None,
 ) -> int:
@@ -319,7 +354,7 @@ def draw_play(
     y: int,
     h: int,
     max_w: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     badge_size: int | None = None,
 ) -> int:
     """Draw a play (notation such as ``TTTTT22S``); returns the right edge."""

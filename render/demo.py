@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.engine.game import legal_plays, new_hand
-from bot.engine.rules import PRESET_NAMES, make_rules
+from bot.engine.rules import PRESET_NAMES, Rules, make_rules
 from bot.engine.state import HandState
 from bot.engine.views import public_view, seat_view
+from bot.i18n.catalogue import Lang
 
 from .hand import render_hand
 from .result import render_result
@@ -50,47 +51,62 @@ def render_demo(
     for preset in presets:
         rules = make_rules(preset)
         for k, seed in enumerate(seeds):
-            langs = ("zh", "en") if k == 0 else ("zh",)
-            state, _ = new_hand(rules, seed)
-            rng = random.Random(f"demo:{preset}:{seed}")
-            hand_no = k + 1
-            snapshots: dict[str, HandState] = {}
-            n = 0
-            while not state.over:
-                if n == EARLY:
-                    snapshots["early"] = state
-                if n == LATE:
-                    snapshots["late"] = state
-                nxt = step(state, rng)
-                if nxt is None:
-                    break
-                state, n = nxt, n + 1
-            snapshots.setdefault("early", state)
-            snapshots.setdefault("late", state)
-            early = snapshots["early"]
-            seat, hl = _highlight(early)
+            langs: tuple[Lang, ...] = ("zh", "en") if k == 0 else ("zh",)
+            state, snapshots = _play_out(rules, seed, random.Random(f"demo:{preset}:{seed}"))
             for lang in langs:
-                tag = f"{preset}_s{seed}_{lang}"
-                view = seat_view(early, seat)
-                save(
-                    f"{tag}_hand", to_png(render_hand(view, lang, hl, name=SAMPLE_NAMES[seat - 1]))
-                )
-                for when in ("early", "late"):
-                    pub = public_view(snapshots[when])
-                    img = render_table(pub, SAMPLE_NAMES, hand_no, lang, autoplay={6})
-                    save(f"{tag}_table_{when}", to_png(img))
-                if state.result is not None:
-                    img = render_result(
-                        state.result,
-                        SAMPLE_NAMES,
-                        state.result.team_scores,
-                        lang,
-                        hand_no=hand_no,
-                        preset=preset,
-                        sweep_multiplier=rules.sweep_multiplier,
-                    )
-                    save(f"{tag}_result", to_png(img))
+                _draw_hand(save, f"{preset}_s{seed}_{lang}", state, snapshots, k + 1, lang)
     return written
+
+
+def _play_out(
+    rules: Rules, seed: int, rng: random.Random
+) -> tuple[HandState, dict[str, HandState]]:
+    """Play a hand through; its final state and its "early" and "late" states."""
+    state, _ = new_hand(rules, seed)
+    snapshots: dict[str, HandState] = {}
+    n = 0
+    while not state.over:
+        if n == EARLY:
+            snapshots["early"] = state
+        if n == LATE:
+            snapshots["late"] = state
+        nxt = step(state, rng)
+        if nxt is None:
+            break
+        state, n = nxt, n + 1
+    snapshots.setdefault("early", state)
+    snapshots.setdefault("late", state)
+    return state, snapshots
+
+
+def _draw_hand(
+    save: Callable[[str, bytes], None],
+    tag: str,
+    state: HandState,
+    snapshots: dict[str, HandState],
+    hand_no: int,
+    lang: Lang,
+) -> None:
+    """One hand's images in one language: a hand, the table early and late, the result."""
+    early = snapshots["early"]
+    seat, hl = _highlight(early)
+    view = seat_view(early, seat)
+    save(f"{tag}_hand", to_png(render_hand(view, lang, hl, name=SAMPLE_NAMES[seat - 1])))
+    for when in ("early", "late"):
+        pub = public_view(snapshots[when])
+        img = render_table(pub, SAMPLE_NAMES, hand_no, lang, autoplay={6})
+        save(f"{tag}_table_{when}", to_png(img))
+    if state.result is not None:
+        img = render_result(
+            state.result,
+            SAMPLE_NAMES,
+            state.result.team_scores,
+            lang,
+            hand_no=hand_no,
+            preset=state.rules.preset,
+            sweep_multiplier=state.rules.sweep_multiplier,
+        )
+        save(f"{tag}_result", to_png(img))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,11 +11,12 @@ business (an installed wheel has no tests/).
 from __future__ import annotations
 
 import argparse
+import io
 import random
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from bot.engine.game import legal_plays, new_hand
 from bot.engine.rules import make_rules
@@ -128,14 +129,45 @@ CASES: dict[str, Callable[[], Image.Image]] = {
 }
 
 
-def regenerate(out_dir: Path) -> list[Path]:
+Case = Callable[[], Image.Image]
+# Mean absolute difference per channel (0–255) a golden image may drift by: small enough to
+# catch a moved panel or a missing card, loose enough for FreeType/Pillow anti-aliasing
+# differences between versions.
+TOLERANCE = 1.5
+
+
+def write_cases(cases: dict[str, Case], out_dir: Path) -> list[Path]:
+    """Draw every case into ``out_dir/<name>.png``; the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, make in CASES.items():
+    for name, make in cases.items():
         path = out_dir / f"{name}.png"
         path.write_bytes(to_png(make()))
         written.append(path)
     return written
+
+
+def golden_problem(name: str, make: Case, golden_dir: Path, keep_dir: Path) -> str | None:
+    """How case ``name`` differs from its stored PNG beyond ``TOLERANCE`` (None: it does
+    not); a differing image is saved in ``keep_dir`` to look at."""
+    golden_path = golden_dir / f"{name}.png"
+    if not golden_path.exists():
+        return f"missing {golden_path}: regenerate the golden images"
+    actual = Image.open(io.BytesIO(to_png(make()))).convert("RGB")
+    golden = Image.open(golden_path).convert("RGB")
+    if actual.size != golden.size:
+        actual.save(keep_dir / f"{name}.png")
+        return f"{name}: size {actual.size} != golden {golden.size} (see {keep_dir})"
+    diff = ImageStat.Stat(ImageChops.difference(actual, golden)).mean
+    score = sum(diff) / len(diff)
+    if score > TOLERANCE:
+        actual.save(keep_dir / f"{name}.png")
+        return f"{name}: mean difference {score:.2f} > {TOLERANCE} (actual in {keep_dir})"
+    return None
+
+
+def regenerate(out_dir: Path) -> list[Path]:
+    return write_cases(CASES, out_dir)
 
 
 def main(argv: list[str] | None = None) -> None:

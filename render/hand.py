@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Counts
-from bot.engine.state import SeatStatus
 from bot.engine.views import SeatView
+from bot.i18n.catalogue import Lang
 
 from .cards import Group, card_width, draw_row, groups_of, row_width
 from .fonts import draw_text, ellipsize, text_width
-from .labels import label, place_label, preset_label, seat_name, team_label
+from .labels import label, place_label, preset_label, seat_name, status_badges, team_label
 from .style import (
     BADGE_COLOURS,
     FELT,
@@ -41,19 +41,9 @@ def split_rows(groups: Sequence[Group], per_row: int = MAX_GROUPS_PER_ROW) -> li
     return [list(groups[i : i + size]) for i in range(0, len(groups), size)]
 
 
-def seat_marks(view: SeatView, autoplay: bool, lang: str) -> list[tuple[str, RGB]]:
+def seat_marks(view: SeatView, autoplay: bool, lang: Lang) -> list[tuple[str, RGB]]:
     pub = view.public.seats[view.seat - 1]
-    marks: list[tuple[str, RGB]] = []
-    if pub.opened:
-        marks.append((label("opened", lang), BADGE_COLOURS["opened"]))
-    if pub.burning:
-        marks.append((label("burning", lang), BADGE_COLOURS["burning"]))
-    if pub.status is SeatStatus.REVOLTED:
-        marks.append((label("revolted", lang), BADGE_COLOURS["revolted"]))
-    if pub.headless:
-        marks.append((label("headless", lang), BADGE_COLOURS["headless"]))
-    if pub.caught:
-        marks.append((label("caught", lang), BADGE_COLOURS["caught"]))
+    marks = status_badges(pub, lang)
     if autoplay:
         marks.append((label("autoplay", lang), BADGE_COLOURS["autoplay"]))
     if view.public.to_act == view.seat:
@@ -61,13 +51,13 @@ def seat_marks(view: SeatView, autoplay: bool, lang: str) -> list[tuple[str, RGB
     return marks
 
 
-def _subtitle(view: SeatView, lang: str) -> str:
+def _subtitle(view: SeatView, lang: Lang) -> str:
     seat = view.seat
     parts = (label("seat", lang, n=seat), team_label(seat, lang))
     return " · ".join((*parts, preset_label(view.public.preset, lang)))
 
 
-def _header_width(view: SeatView, marks: list[tuple[str, RGB]], lang: str) -> int:
+def _header_width(view: SeatView, marks: list[tuple[str, RGB]], lang: Lang) -> int:
     """Width the second header line needs (subtitle and mark badges), so none is cut off."""
     w = MARGIN + 84 + text_width(_subtitle(view, lang), 24) + 16
     w += sum(text_width(t, 22) + round(22 * 0.9) + 8 for t, _ in marks)
@@ -79,7 +69,7 @@ def _header(
     view: SeatView,
     name: str | None,
     marks: list[tuple[str, RGB]],
-    lang: str,
+    lang: Lang,
 ) -> None:
     d = ImageDraw.Draw(img)
     w = img.width
@@ -107,7 +97,7 @@ def _header(
 
 def render_hand(
     view: SeatView,
-    lang: str = "zh",
+    lang: Lang = "zh",
     highlight: Counts | None = None,
     autoplay: bool = False,
     name: str | None = None,

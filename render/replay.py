@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import fmt
 from bot.engine.state import SEATS
 from bot.engine.views import public_view
+from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened
 from bot.records.steps import Frame, FrameKind
 from bot.records.summary import frame_caption
@@ -37,7 +38,12 @@ def _bar(d: ImageDraw.ImageDraw, caption: str, position: str) -> None:
 
 
 def _hands(
-    img: Image.Image, d: ImageDraw.ImageDraw, frame: Frame, names: Sequence[str], y0: int, lang: str
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    frame: Frame,
+    names: Sequence[str],
+    y0: int,
+    lang: Lang,
 ) -> None:
     for i, seat in enumerate(SEATS):
         y = y0 + GAP + i * ROW_H
@@ -61,7 +67,7 @@ def render_replay(
     names: Sequence[str],
     hand_no: int,
     position: tuple[int, int],
-    lang: str = "zh",
+    lang: Lang = "zh",
 ) -> Image.Image:
     """The frame's table and all six hands. ``position`` is (this frame, last frame)."""
     view = public_view(frame.state)
@@ -80,7 +86,7 @@ def render_replay(
     return img
 
 
-def replay_png(opened: Opened, index: int, lang: str = "zh") -> bytes:
+def replay_png(opened: Opened, index: int, lang: Lang = "zh") -> bytes:
     """PNG of frame ``index`` of an opened record (what the chat stepper shows)."""
     frame = opened.frames[index]
     img = render_replay(

@@ -13,14 +13,15 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.engine.events import EventKind
+from bot.engine.events import Burned
 from bot.engine.scenario import decode
+from bot.i18n.catalogue import Lang
 from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, FrameKind, frames
 
+from .golden import Case, write_cases
 from .replay import render_replay
 from .samples import SAMPLE_NAMES
-from .style import to_png
 
 TESTS = Path(__file__).resolve().parent.parent / "tests" / "replay"
 GOLDEN_DIR = TESTS / "golden"
@@ -32,7 +33,7 @@ def sample_frames() -> list[Frame]:
     return frames(played)
 
 
-def _at(pick: Callable[[list[Frame]], Frame], lang: str = "zh") -> Callable[[], Image.Image]:
+def _at(pick: Callable[[list[Frame]], Frame], lang: Lang = "zh") -> Callable[[], Image.Image]:
     def make() -> Image.Image:
         shown = sample_frames()
         frame = pick(shown)
@@ -45,11 +46,11 @@ def _burn_trick(shown: list[Frame]) -> Frame:
     return next(
         f
         for f in shown
-        if f.kind is FrameKind.TRICK and any(e.kind is EventKind.BURNED for e in f.events)
+        if f.kind is FrameKind.TRICK and any(isinstance(e, Burned) for e in f.events)
     )
 
 
-CASES: dict[str, Callable[[], Image.Image]] = {
+CASES: dict[str, Case] = {
     "replay_start": _at(lambda s: s[0]),
     "replay_burn_trick": _at(_burn_trick),
     "replay_trick_en": _at(lambda s: s[3], "en"),
@@ -58,13 +59,7 @@ CASES: dict[str, Callable[[], Image.Image]] = {
 
 
 def regenerate(out_dir: Path = GOLDEN_DIR) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, make in CASES.items():
-        path = out_dir / f"{name}.png"
-        path.write_bytes(to_png(make()))
-        written.append(path)
-    return written
+    return write_cases(CASES, out_dir)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.engine.rules import PresetName
 from bot.engine.state import Bonus, HandResult
 from bot.i18n import bonus_kind
+from bot.i18n.catalogue import Lang
 
 from .fonts import draw_text, ellipsize
 from .labels import cards_label, label, place_label, preset_label, seat_name, tribute_label
@@ -37,7 +39,7 @@ def _seat_chip(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int =
 
 
 def _team_box(
-    d: ImageDraw.ImageDraw, x: int, y: int, w: int, seat: int, score: int | None, lang: str
+    d: ImageDraw.ImageDraw, x: int, y: int, w: int, seat: int, score: int | None, lang: Lang
 ) -> None:
     team = "1-3-5" if seat % 2 else "2-4-6"
     d.rounded_rectangle((x, y, x + w, y + 110), 18, fill=team_colour(seat))
@@ -50,9 +52,9 @@ def render_result(
     result: HandResult,
     names: Sequence[str],
     match_totals: tuple[int, int] | None = None,
-    lang: str = "zh",
+    lang: Lang = "zh",
     hand_no: int | None = None,
-    preset: str | None = None,
+    preset: PresetName | None = None,
     sweep_multiplier: int | None = None,
 ) -> Image.Image:
     """Finish order with place names and seat points, the hand's team scores (marked
@@ -79,61 +81,93 @@ def render_result(
         draw_text(d, (WIDTH / 2, y + 48), label("voided", lang), 34, WHITE, anchor="m")
         y += 120
     else:
-        half = (WIDTH - 2 * MARGIN - 20) // 2
-        _team_box(d, MARGIN, y, half, 1, result.team_scores[0], lang)
-        _team_box(d, MARGIN + half + 20, y, half, 2, result.team_scores[1], lang)
-        if result.sweep_team:
-            seat = 1 if result.sweep_team == "135" else 2
-            bx = MARGIN + 22 + (0 if seat == 1 else half + 20)
-            badge(d, bx, y + 82, _sweep_text(sweep_multiplier, lang), 24, GOLD, INK)
-        y += 140
-        for k, seat in enumerate(result.places):
-            _place_row(
-                d, y, k + 1, seat, seat_name(names, seat, lang), result.seat_points[seat - 1], lang
-            )
-            y += ROW_H
-        if result.bonuses:
-            # 比赛 scoring: each ±1 on its own row, so places and rows add up to the teams.
-            y += 24
-            draw_text(d, (MARGIN, y + 26), label("bonuses", lang), 30, WHITE)
-            y += 62
-            for bonus in result.bonuses:
-                _bonus_row(d, y, bonus, names, lang)
-                y += 52
-            for note in _winners_only(result, lang):
-                draw_text(d, (MARGIN + 12, y + 22), note, 26, SOFT)
-                y += 52
-        y += 24
-        draw_text(d, (MARGIN, y + 26), label("tributes", lang), 30, WHITE)
-        y += 62
-        if not tributes:
-            draw_text(d, (MARGIN + 12, y + 20), label("no_tribute", lang), 28, SOFT)
-            y += 52
-        for t in tributes:
-            _tribute_row(d, y, t.giver, t.receiver, t.count, t.kind, names, lang)
-            y += 52
+        y = _scores(d, y, result, names, lang, sweep_multiplier)
+        y = _bonuses(d, y, result, names, lang)
+        y = _tributes(d, y, result, names, lang)
     if match_totals is not None:
-        y += 16
-        d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 96), 18, fill=FELT_DARK)
-        draw_text(d, (MARGIN + 24, y + 48), label("match_total", lang), 32, WHITE)
-        a, b = match_totals
-        cx = WIDTH - MARGIN - 300
-        d.rounded_rectangle((cx - 6, y + 26, cx + 38, y + 70), 8, fill=team_colour(1))
-        draw_text(d, (cx + 50, y + 48), _signed(a), 40, WHITE)
-        cx2 = WIDTH - MARGIN - 150
-        d.rounded_rectangle((cx2 - 6, y + 26, cx2 + 38, y + 70), 8, fill=team_colour(2))
-        draw_text(d, (cx2 + 50, y + 48), _signed(b), 40, WHITE)
+        _match_totals(d, y + 16, match_totals, lang)
     return img
 
 
-def _sweep_text(multiplier: int | None, lang: str) -> str:
+def _scores(
+    d: ImageDraw.ImageDraw,
+    y: int,
+    result: HandResult,
+    names: Sequence[str],
+    lang: Lang,
+    sweep_multiplier: int | None,
+) -> int:
+    """The two team boxes (串三户 marked), then the finish order; the y below them."""
+    half = (WIDTH - 2 * MARGIN - 20) // 2
+    _team_box(d, MARGIN, y, half, 1, result.team_scores[0], lang)
+    _team_box(d, MARGIN + half + 20, y, half, 2, result.team_scores[1], lang)
+    if result.sweep_team:
+        seat = 1 if result.sweep_team == "135" else 2
+        bx = MARGIN + 22 + (0 if seat == 1 else half + 20)
+        badge(d, bx, y + 82, _sweep_text(sweep_multiplier, lang), 24, GOLD, INK)
+    y += 140
+    for k, seat in enumerate(result.places):
+        _place_row(
+            d, y, k + 1, seat, seat_name(names, seat, lang), result.seat_points[seat - 1], lang
+        )
+        y += ROW_H
+    return y
+
+
+def _bonuses(
+    d: ImageDraw.ImageDraw, y: int, result: HandResult, names: Sequence[str], lang: Lang
+) -> int:
+    """比赛 scoring: each ±1 on its own row, so places and rows add up to the teams."""
+    if not result.bonuses:
+        return y
+    y += 24
+    draw_text(d, (MARGIN, y + 26), label("bonuses", lang), 30, WHITE)
+    y += 62
+    for bonus in result.bonuses:
+        _bonus_row(d, y, bonus, names, lang)
+        y += 52
+    for note in _winners_only(result, lang):
+        draw_text(d, (MARGIN + 12, y + 22), note, 26, SOFT)
+        y += 52
+    return y
+
+
+def _tributes(
+    d: ImageDraw.ImageDraw, y: int, result: HandResult, names: Sequence[str], lang: Lang
+) -> int:
+    """The tributes owed to the next hand ("none" when there are none)."""
+    y += 24
+    draw_text(d, (MARGIN, y + 26), label("tributes", lang), 30, WHITE)
+    y += 62
+    if not result.tributes:
+        draw_text(d, (MARGIN + 12, y + 20), label("no_tribute", lang), 28, SOFT)
+        y += 52
+    for t in result.tributes:
+        _tribute_row(d, y, t.giver, t.receiver, t.count, t.kind, names, lang)
+        y += 52
+    return y
+
+
+def _match_totals(d: ImageDraw.ImageDraw, y: int, totals: tuple[int, int], lang: Lang) -> None:
+    d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 96), 18, fill=FELT_DARK)
+    draw_text(d, (MARGIN + 24, y + 48), label("match_total", lang), 32, WHITE)
+    a, b = totals
+    cx = WIDTH - MARGIN - 300
+    d.rounded_rectangle((cx - 6, y + 26, cx + 38, y + 70), 8, fill=team_colour(1))
+    draw_text(d, (cx + 50, y + 48), _signed(a), 40, WHITE)
+    cx2 = WIDTH - MARGIN - 150
+    d.rounded_rectangle((cx2 - 6, y + 26, cx2 + 38, y + 70), 8, fill=team_colour(2))
+    draw_text(d, (cx2 + 50, y + 48), _signed(b), 40, WHITE)
+
+
+def _sweep_text(multiplier: int | None, lang: Lang) -> str:
     # HandResult does not carry the multiplier: the caller passes the table's rule.
     text = label("sweep", lang, m=multiplier or 1)
     return text if multiplier and multiplier > 1 else text.split(" ×")[0]
 
 
 def _place_row(
-    d: ImageDraw.ImageDraw, y: int, place: int, seat: int, name: str, points: int, lang: str
+    d: ImageDraw.ImageDraw, y: int, place: int, seat: int, name: str, points: int, lang: Lang
 ) -> None:
     d.rounded_rectangle((MARGIN, y + 4, WIDTH - MARGIN, y + ROW_H - 4), 14, fill=FELT_LIGHT)
     colour = PLACE_COLOURS[place - 1]
@@ -153,7 +187,7 @@ def _place_row(
     )
 
 
-def _winners_only(result: HandResult, lang: str) -> list[str]:
+def _winners_only(result: HandResult, lang: Lang) -> list[str]:
     """A line per team that positive_only set to 0, so the rows still add up."""
     if result.sweep_team is not None:
         return []
@@ -166,7 +200,7 @@ def _winners_only(result: HandResult, lang: str) -> list[str]:
 
 
 def _bonus_row(
-    d: ImageDraw.ImageDraw, y: int, bonus: Bonus, names: Sequence[str], lang: str
+    d: ImageDraw.ImageDraw, y: int, bonus: Bonus, names: Sequence[str], lang: Lang
 ) -> None:
     cy = y + 22
     x = MARGIN + 34
@@ -186,7 +220,7 @@ def _tribute_row(
     count: int,
     kind: str,
     names: Sequence[str],
-    lang: str,
+    lang: Lang,
 ) -> None:
     cy = y + 22
     x = MARGIN + 34
@@ -205,9 +239,9 @@ def result_png(
     result: HandResult,
     names: Sequence[str],
     totals: tuple[int, int],
-    lang: str,
+    lang: Lang,
     hand_no: int,
-    preset: str | None,
+    preset: PresetName | None,
     sweep_multiplier: int | None,
 ) -> bytes:
     """The result image as PNG bytes, as every chat platform posts it."""

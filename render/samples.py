@@ -10,7 +10,7 @@ import random
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import parse
 from bot.engine.game import apply, from_hands, legal_actions, new_hand
-from bot.engine.rules import make_rules
+from bot.engine.rules import PresetName, make_rules
 from bot.engine.state import SEATS, HandState, Phase
 
 SAMPLE_NAMES = ("张三丰", "Alice", "李小龙🐉", "🀄🎉", "Bob the Very Long Named Player", "王五")
@@ -71,7 +71,7 @@ def play(state: HandState, rng: random.Random, steps: int | None = None) -> Hand
     return state
 
 
-def sample_state(preset: str, seed: int, steps: int | None) -> HandState:
+def sample_state(preset: PresetName, seed: int, steps: int | None) -> HandState:
     state, _ = new_hand(make_rules(preset), seed)
     return play(state, random.Random(f"sample:{preset}:{seed}"), steps)
 

@@ -13,10 +13,11 @@ from PIL import Image, ImageDraw
 
 from bot.engine.state import Phase, SeatStatus
 from bot.engine.views import PublicView, SeatPublic
+from bot.i18n.catalogue import Lang
 
 from .cards import draw_play, play_width
 from .fonts import draw_text, ellipsize
-from .labels import cards_label, label, place_label, preset_label, seat_name
+from .labels import cards_label, label, place_label, preset_label, seat_name, status_badges
 from .style import (
     BADGE_COLOURS,
     FELT,
@@ -59,22 +60,11 @@ SEAT_POS = {
 }
 
 
-def _seat_badges(p: SeatPublic, autoplay: bool, to_act: bool, lang: str) -> list[tuple[str, RGB]]:
+def _seat_badges(p: SeatPublic, autoplay: bool, to_act: bool, lang: Lang) -> list[tuple[str, RGB]]:
     out: list[tuple[str, RGB]] = []
     if to_act:
         out.append((label("to_act", lang), BADGE_COLOURS["turn"]))
-    if p.opened:
-        out.append((label("opened_short", lang), BADGE_COLOURS["opened"]))
-    if p.burning:
-        out.append((label("burning_short", lang), BADGE_COLOURS["burning"]))
-    if p.status is SeatStatus.REVOLTED:
-        out.append((label("revolted", lang), BADGE_COLOURS["revolted"]))
-    if p.headless:
-        out.append((label("headless", lang), BADGE_COLOURS["headless"]))
-    if p.caught:
-        out.append((label("caught", lang), BADGE_COLOURS["caught"]))
-    elif p.status is SeatStatus.DEAD:
-        out.append((label("dead", lang), BADGE_COLOURS["dead"]))
+    out += status_badges(p, lang, short=True, dead=True)
     if autoplay:
         out.append((label("autoplay", lang), BADGE_COLOURS["autoplay"]))
     return out
@@ -87,7 +77,7 @@ def _draw_seat(
     p: SeatPublic,
     name: str,
     autoplay: bool,
-    lang: str,
+    lang: Lang,
 ) -> None:
     x, y = SEAT_POS[p.seat]
     team = team_colour(p.seat)
@@ -100,7 +90,22 @@ def _draw_seat(
     d.rounded_rectangle(box, 18, fill=PANEL if playing else PANEL_OUT)
     d.rounded_rectangle((x, y, x + PANEL_W, y + HEAD_H), 18, fill=team)
     d.rectangle((x, y + HEAD_H - 18, x + PANEL_W, y + HEAD_H), fill=team)
-    # Header: seat number, name, and the card count where the count rule shows it.
+    _seat_header(d, p, name, playing, lang)
+    py = y + PANEL_H - PLAY_H - 10
+    _seat_marks(d, view, p, autoplay, to_act, playing, py, lang)
+    # This trick: cards, 过 or 让.
+    if p.last in ("pass", "rang"):
+        draw_text(d, (x + 30, py + PLAY_H / 2), label(p.last, lang), 44, INK_SOFT)
+    elif p.last:
+        _seat_play(img, d, x, py, p.last, is_top, lang)
+
+
+def _seat_header(
+    d: ImageDraw.ImageDraw, p: SeatPublic, name: str, playing: bool, lang: Lang
+) -> None:
+    """Seat number, name, and the card count where the count rule shows it."""
+    x, y = SEAT_POS[p.seat]
+    team = team_colour(p.seat)
     cx, cy = x + 32, y + HEAD_H // 2
     d.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=WHITE)
     draw_text(d, (cx, cy), str(p.seat), 28, team, anchor="m")
@@ -110,41 +115,55 @@ def _draw_seat(
     rw = draw_text(d, (x + PANEL_W - 16, cy), right, 28, WHITE, anchor="r") if right else 0
     name_w = PANEL_W - 64 - 16 - rw - (14 if rw else 0)
     draw_text(d, (x + 62, cy), ellipsize(name, 32, name_w), 32, WHITE)
-    # Marks.
+
+
+def _seat_marks(
+    d: ImageDraw.ImageDraw,
+    view: PublicView,
+    p: SeatPublic,
+    autoplay: bool,
+    to_act: bool,
+    playing: bool,
+    py: int,
+    lang: Lang,
+) -> None:
+    """The seat's badges under its header, and its place once it has one."""
+    x, y = SEAT_POS[p.seat]
     bx = x + 14
     by = y + HEAD_H + 22
     for text, colour in _seat_badges(p, autoplay, to_act, lang):
         fg = INK if colour == BADGE_COLOURS["turn"] else WHITE
         bx += badge(d, bx, by, text, 25, colour, fg) + 8
-    py = y + PANEL_H - PLAY_H - 10
     if p.place is not None:
         if p.last is None and (not playing or view.phase is Phase.OVER):
             # Out and silent this trick: the place is the news, so show it large.
             badge(d, x + 24, py + PLAY_H / 2, place_label(p.place, lang), 36, GOLD, INK)
         else:
             badge(d, x + PANEL_W - 14, by, place_label(p.place, lang), 24, GOLD, INK, anchor="r")
-    # This trick: cards, 过 or 让.
-    if p.last in ("pass", "rang"):
-        draw_text(d, (x + 30, py + PLAY_H / 2), label(p.last, lang), 44, INK_SOFT)
-    elif p.last:
-        gx = x + 18
-        max_w = PANEL_W - 36 - (90 if is_top else 0)
-        if is_top:
-            rw2 = play_width(p.last, PLAY_H, max_w)
-            d.rounded_rectangle(
-                (gx - 8, py - 4, gx + rw2 + 10, py + PLAY_H + 6),
-                12,
-                fill=(255, 236, 153),
-                outline=GOLD,
-                width=4,
-            )
-        end = draw_play(img, p.last, gx, py, PLAY_H, max_w, lang, badge_size=20)
-        if is_top:
-            badge(d, end + 18, py + PLAY_H / 2, label("top", lang), 24, GOLD, INK)
+
+
+def _seat_play(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, py: int, play: str, is_top: bool, lang: Lang
+) -> None:
+    """The seat's play this trick; the play to beat is framed in gold and marked."""
+    gx = x + 18
+    max_w = PANEL_W - 36 - (90 if is_top else 0)
+    if is_top:
+        rw2 = play_width(play, PLAY_H, max_w)
+        d.rounded_rectangle(
+            (gx - 8, py - 4, gx + rw2 + 10, py + PLAY_H + 6),
+            12,
+            fill=(255, 236, 153),
+            outline=GOLD,
+            width=4,
+        )
+    end = draw_play(img, play, gx, py, PLAY_H, max_w, lang, badge_size=20)
+    if is_top:
+        badge(d, end + 18, py + PLAY_H / 2, label("top", lang), 24, GOLD, INK)
 
 
 def _draw_center(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], lang: str
+    img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], lang: Lang
 ) -> None:
     cy0 = CENTER_Y
     d.rounded_rectangle((GAP, cy0, WIDTH - GAP, cy0 + CENTER_H), 40, fill=FELT_LIGHT)
@@ -198,7 +217,7 @@ def render_table(
     public: PublicView,
     names: Sequence[str],
     hand_no: int,
-    lang: str = "zh",
+    lang: Lang = "zh",
     autoplay: Collection[int] = frozenset(),
 ) -> Image.Image:
     """The table everyone sees. ``names`` are the six seats' display names (any Unicode);

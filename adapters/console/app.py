@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import TextIO, assert_never
 
+from bot.ai import Role
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import PRESET_NAMES
+from bot.engine.rules import PRESET_NAMES, PresetName
 from bot.i18n import (
     bonus_kind,
     error_text,
@@ -30,6 +31,8 @@ from bot.i18n import (
     t,
     tribute_kind,
 )
+from bot.i18n.catalogue import Lang
+from bot.present.schema import SettingValue
 from bot.store import Store
 from bot.table import (
     Act,
@@ -70,6 +73,14 @@ QUIET_REPLIES = frozenset({"ok", "count_posted"})
 
 InputFn = Callable[[str], str]
 PollFn = Callable[[float], str | None]  # a line typed within the timeout, or None
+# The one-letter actions that need no argument.
+_SIMPLE_KEYS = {
+    "p": ActionKind.PASS,
+    "r": ActionKind.RANG,
+    "v": ActionKind.REVOLT,
+    "d": ActionKind.DECLARE_POINT,
+    "w": ActionKind.WAIVE,
+}
 AUTOPLAY_PAUSE = 0.4  # seconds: the pace of 托管 in the terminal, and the time to type t
 
 
@@ -88,9 +99,9 @@ class Quit(Exception):
 class ConsoleTable:
     def __init__(
         self,
-        preset: str = "dagang",
+        preset: PresetName = "dagang",
         seed: int | None = None,
-        lang: str = "zh",
+        lang: Lang = "zh",
         hands: int = 4,
         watch: bool = False,
         input_fn: InputFn = input,
@@ -200,9 +211,13 @@ class ConsoleTable:
         return snap
 
     async def setup(self) -> None:
-        changes = {"preset": self.preset, "match_hands": self.hands, "turn_seconds": 0}
-        changes["lang"] = self.lang
-        changes["ai_level"] = self.ai_level
+        changes: dict[str, SettingValue] = {
+            "preset": self.preset,
+            "match_hands": self.hands,
+            "turn_seconds": 0,
+            "lang": self.lang,
+            "ai_level": self.ai_level,
+        }
         settings = apply_setting_changes(await self.manager.group_settings(self.chat), changes)
         self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
@@ -309,51 +324,13 @@ class ConsoleTable:
         plays: Sequence[Action],
         snap: TableSnapshot | None = None,
     ) -> None:
+        if await self._meta_command(line, priv):
+            return
         kinds = {a.kind for a in priv.legal}
-        if line in ("q", "quit", "exit"):
-            raise Quit
-        if line in ("h", "?", "help"):
-            self.say(t("console_help", self.lang))
-            return
-        if line == "t":
-            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
-            if not priv.autoplay:
-                self.say(self.paint.dim(t("role_auto", self.lang)))
-            return
-        if line.startswith("c"):
-            try:
-                target = int(line[1:].strip())
-            except ValueError:
-                self.say(self.paint.warn(t("bad_target", self.lang)))
-                return
-            await self._reply(AskCount(chat=self.chat, actor=self.me, target=target))
-            return
-        simple = {
-            "p": ActionKind.PASS,
-            "r": ActionKind.RANG,
-            "v": ActionKind.REVOLT,
-            "d": ActionKind.DECLARE_POINT,
-            "w": ActionKind.WAIVE,
-        }
-        if line == "x":  # 冲点
-            if self._explain_off(ActionKind.CHONGDIAN, kinds, snap):
-                return
-            await self._act(Action.chongdian(), priv)
-            return
-        if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
-            await self._hui(line[1:].strip(), priv, kinds, snap)
-            return
-        if line in simple:
-            if self._explain_off(simple[line], kinds, snap):
-                return
-            await self._act(Action(simple[line]), priv)
+        if await self._key_command(line, priv, kinds, snap):
             return
         if line == "":
-            if priv.role == "pre_play":
-                await self._reply(Ready(chat=self.chat, actor=self.me))
-            elif priv.role == "burn":
-                self.clock.advance(2)  # decline: let the window pass
-                await self.manager.poll_timers()
+            await self._enter(priv)
             return
         if line[0] in "#/":
             await self._pick(line[1:].strip(), priv, plays)
@@ -363,6 +340,58 @@ class ConsoleTable:
             self._warn("lone_letter", letter=line)
             return
         await self._cards(line, priv, kinds)
+
+    async def _meta_command(self, line: str, priv: PrivateSnapshot) -> bool:
+        """Quit, help, autoplay and asking a count; True when ``line`` was one of them."""
+        if line in ("q", "quit", "exit"):
+            raise Quit
+        if line in ("h", "?", "help"):
+            self.say(t("console_help", self.lang))
+            return True
+        if line == "t":
+            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
+            if not priv.autoplay:
+                self.say(self.paint.dim(t("role_auto", self.lang)))
+            return True
+        if line.startswith("c"):
+            try:
+                target = int(line[1:].strip())
+            except ValueError:
+                self.say(self.paint.warn(t("bad_target", self.lang)))
+                return True
+            await self._reply(AskCount(chat=self.chat, actor=self.me, target=target))
+            return True
+        return False
+
+    async def _key_command(
+        self,
+        line: str,
+        priv: PrivateSnapshot,
+        kinds: set[ActionKind],
+        snap: TableSnapshot | None,
+    ) -> bool:
+        """The one-letter actions (pass, 让, 革命, 明点, waive, 冲点, 烩); True when handled."""
+        if line == "x":  # 冲点
+            if not self._explain_off(ActionKind.CHONGDIAN, kinds, snap):
+                await self._act(Action.chongdian(), priv)
+            return True
+        if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
+            await self._hui(line[1:].strip(), priv, kinds, snap)
+            return True
+        kind = _SIMPLE_KEYS.get(line)
+        if kind is None:
+            return False
+        if not self._explain_off(kind, kinds, snap):
+            await self._act(Action(kind), priv)
+        return True
+
+    async def _enter(self, priv: PrivateSnapshot) -> None:
+        """An empty line: ready before the first play, or let a burn window pass."""
+        if priv.role is Role.PRE_PLAY:
+            await self._reply(Ready(chat=self.chat, actor=self.me))
+        elif priv.role is Role.BURN:
+            self.clock.advance(2)  # decline: let the window pass
+            await self.manager.poll_timers()
 
     async def _hui(
         self,
@@ -423,10 +452,10 @@ class ConsoleTable:
             else:
                 self.say(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
             return
-        if priv.role == "return":
+        if priv.role is Role.RETURN:
             await self._act(Action(ActionKind.RETURN_TRIBUTE, cards), priv)
             return
-        if burn or (priv.role == "burn" and ActionKind.PLAY not in kinds):
+        if burn or (priv.role is Role.BURN and ActionKind.PLAY not in kinds):
             await self._act(Action(ActionKind.BURN, cards), priv)
         else:
             await self._act(Action(ActionKind.PLAY, cards), priv)
@@ -465,7 +494,11 @@ def play(table: ConsoleTable) -> int:
 
 
 async def watch(
-    preset: str, seed: int | None, lang: str, out: TextIO | None = None, ai_level: str = "normal"
+    preset: PresetName,
+    seed: int | None,
+    lang: Lang,
+    out: TextIO | None = None,
+    ai_level: str = "normal",
 ) -> int:
     """Six AI seats play one hand; every play is printed, then the result."""
     table = ConsoleTable(

@@ -9,7 +9,9 @@ from bot.engine.cards import NOTATION, fmt
 from bot.engine.plays import classify
 from bot.engine.rules import make_rules
 from bot.engine.state import SeatStatus
+from bot.engine.views import SeatPublic
 from bot.i18n import place_name, preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.table import PrivateSnapshot, TableSnapshot
 
 _LOOSE = make_rules("dagang")
@@ -64,7 +66,7 @@ def sorted_options(legal: Sequence[Action]) -> list[Action]:
     return sorted(legal, key=_cost)
 
 
-def option_label(action: Action, lang: str) -> str:
+def option_label(action: Action, lang: Lang) -> str:
     names = {
         ActionKind.PASS: ("过", "pass"),
         ActionKind.RANG: ("让", "defer"),
@@ -88,7 +90,7 @@ def option_label(action: Action, lang: str) -> str:
     return cards
 
 
-def format_hand(priv: PrivateSnapshot, lang: str, paint: Painter) -> str:
+def format_hand(priv: PrivateSnapshot, lang: Lang, paint: Painter) -> str:
     hand = priv.view.hand
     groups = [NOTATION[i] * n for i in range(len(hand) - 1, -1, -1) if (n := hand[i])]
     label = "你的牌" if lang == "zh" else "Your hand"
@@ -99,28 +101,39 @@ def format_hand(priv: PrivateSnapshot, lang: str, paint: Painter) -> str:
     return "\n".join(lines)
 
 
-def format_table(snap: TableSnapshot, lang: str, paint: Painter) -> str:
+def seat_marks(sp: SeatPublic, lang: Lang, burning: bool = True) -> list[str]:
+    """A seat's marks: 革命, 开点, 烧 (unless ``burning`` is off) and its place."""
+    marks = []
+    if sp.status is SeatStatus.REVOLTED:
+        marks.append("革命" if lang == "zh" else "revolt")
+    if sp.opened:
+        marks.append("开点" if lang == "zh" else "open")
+    if burning and sp.burning:
+        marks.append("烧" if lang == "zh" else "burning")
+    if sp.place is not None:
+        marks.append(place_name(sp.place, lang))
+    return marks
+
+
+def last_play_text(last: str | None, lang: Lang) -> str:
+    """What a seat did this trick: its cards, 过 or 让."""
+    if last == "pass":
+        return "过" if lang == "zh" else "pass"
+    if last == "rang":
+        return "让" if lang == "zh" else "defer"
+    return last or ""
+
+
+def format_table(snap: TableSnapshot, lang: Lang, paint: Painter) -> str:
     pub = snap.public
     head = f"— {preset_name(snap.settings.preset, lang)} · #{snap.hand_no} —"
     lines = [paint.dim(head)]
     if pub is None:
         return "\n".join(lines)
     for sp in pub.seats:
-        marks = []
-        if sp.status is SeatStatus.REVOLTED:
-            marks.append("革命" if lang == "zh" else "revolt")
-        if sp.opened:
-            marks.append("开点" if lang == "zh" else "open")
-        if sp.burning:
-            marks.append("烧" if lang == "zh" else "burning")
-        if sp.place is not None:
-            marks.append(place_name(sp.place, lang))
+        marks = seat_marks(sp, lang)
         count = "" if sp.count is None else f" [{sp.count}]"
-        last = sp.last or ""
-        if last == "pass":
-            last = "过" if lang == "zh" else "pass"
-        elif last == "rang":
-            last = "让" if lang == "zh" else "defer"
+        last = last_play_text(sp.last, lang)
         turn = "▶" if pub.to_act == sp.seat else " "
         name = snap.name_of(sp.seat)
         text = f"{turn} {sp.seat} {name}{count} {' '.join(marks)}  {last}".rstrip()

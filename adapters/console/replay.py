@@ -12,25 +12,28 @@ from typing import Any, TextIO
 
 from bot.engine.cards import fmt
 from bot.engine.replay import scenario_error_line
+from bot.engine.rules import PresetName
 from bot.engine.scenario import ScenarioError, decode
-from bot.engine.state import SeatStatus
 from bot.engine.views import public_view
-from bot.i18n import place_name, t
+from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.records import HandRecord, hand_scenario, match_scenario
 from bot.records.replay import RecordCode, RecordError, Replayed
 from bot.records.scenario import replay_scenario
-from bot.records.steps import Frame, frames
+from bot.records.steps import Frame, FrameKind, frames
 from bot.records.summary import event_line, frame_caption, seat_label
 from bot.store import Store
 from bot.table import ChatRef
 
-from .format import Painter
+from .format import Painter, last_play_text, seat_marks
 
 InputFn = Callable[[str], str]
 NO_NAMES: tuple[str, ...] = ("",) * 6
 
 
-def frame_text(frame: Frame, names: Sequence[str], lang: str, position: str, paint: Painter) -> str:
+def frame_text(
+    frame: Frame, names: Sequence[str], lang: Lang, position: str, paint: Painter
+) -> str:
     """One frame: the caption, what happened since the last frame, and every seat with
     its last play this trick and its whole hand (a record is shown once the hand is over)."""
     st = frame.state
@@ -41,20 +44,10 @@ def frame_text(frame: Frame, names: Sequence[str], lang: str, position: str, pai
         if text:
             lines.append(paint.dim("  · " + text))
     for sp in pub.seats:
-        marks = []
-        if sp.status is SeatStatus.REVOLTED:
-            marks.append("革命" if lang == "zh" else "revolt")
-        if sp.opened:
-            marks.append("开点" if lang == "zh" else "open")
-        if sp.place is not None:
-            marks.append(place_name(sp.place, lang))
-        last = sp.last or ""
-        if last == "pass":
-            last = "过" if lang == "zh" else "pass"
-        elif last == "rang":
-            last = "让" if lang == "zh" else "defer"
+        marks = seat_marks(sp, lang, burning=False)
+        last = last_play_text(sp.last, lang)
         hand = fmt(st.hands[sp.seat - 1]) or t("rp_hand_empty", lang)
-        turn = "▶" if pub.to_act == sp.seat and frame.kind.value == "start" else " "
+        turn = "▶" if pub.to_act == sp.seat and frame.kind is FrameKind.START else " "
         head = f"{turn} {seat_label(names, sp.seat)} {' '.join(marks)}".rstrip()
         lines.append(paint.seat(sp.seat, f"{head:<16} {last:<14} {t('rp_hand_of', lang)}: {hand}"))
     return "\n".join(lines)
@@ -68,7 +61,7 @@ def pages(played: Sequence[Replayed]) -> list[tuple[int, Frame]]:
 def step_through(
     played: Sequence[Replayed],
     names: Sequence[str],
-    lang: str,
+    lang: Lang,
     out: TextIO,
     input_fn: InputFn | None,
     paint: Painter,
@@ -106,7 +99,7 @@ def step_through(
 
 def replay_main(
     file: str,
-    lang: str = "zh",
+    lang: Lang = "zh",
     show_all: bool = False,
     out: TextIO | None = None,
     input_fn: InputFn | None = input,
@@ -126,7 +119,7 @@ def replay_main(
     return step_through(played, NO_NAMES, lang, out, input_fn if interactive else None, paint)
 
 
-def _record_error_text(err: RecordError, lang: str) -> str:
+def _record_error_text(err: RecordError, lang: Lang) -> str:
     key = "rec_incomplete" if err.code is RecordCode.INCOMPLETE else "rec_broken"
     return t(key, lang, number=err.number)
 
@@ -142,7 +135,7 @@ async def export_main(
     number: int,
     match: bool = False,
     path: str | None = None,
-    lang: str = "zh",
+    lang: Lang = "zh",
     out: TextIO | None = None,
 ) -> int:
     """``gouji export``: write hand ``number`` of ``group`` (and, with ``match``, the later
@@ -178,7 +171,7 @@ async def export_main(
 
 
 async def watch_and_record(
-    preset: str, seed: int | None, lang: str, path: str, out: TextIO | None = None
+    preset: PresetName, seed: int | None, lang: Lang, path: str, out: TextIO | None = None
 ) -> int:
     """``gouji --watch --record FILE``: watch one hand and write its record (a voided deal
     and its redeal go in together, under ``next_hands``)."""

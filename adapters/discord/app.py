@@ -19,6 +19,7 @@ from bot.table import TableManager
 from .cog import GoujiCog
 from .controller import Controller
 from .items import GoujiItem
+from .pacing import Timing
 from .sender import Sender
 from .translator import GoujiTranslator
 
@@ -66,6 +67,7 @@ class DiscordBot:
         table_interval: float = 2.0,
         private_interval: float = 0.5,
         shard: tuple[int, int] | None = None,
+        timing: Timing | None = None,
         **client_options: Any,
     ) -> None:
         self.manager = manager
@@ -77,7 +79,7 @@ class DiscordBot:
             # are in the shared store); DMs and their button presses come to shard 0.
             client_options.update(shard_id=shard[0], shard_count=shard[1])
         self.client = GoujiClient(self, **client_options)
-        self.sender = Sender(self.client, manager, table_interval, private_interval)
+        self.sender = Sender(self.client, manager, table_interval, private_interval, timing)
         self.controller = Controller(manager, self.sender)
         manager.subscribe(self.sender.on_out)
         self._installed = False

@@ -14,6 +14,7 @@ import discord
 
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import has_text, preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.stats import leaderboard_lines
 from bot.table import (
     Act,
@@ -33,8 +34,10 @@ from bot.table import (
     Start,
     TableManager,
 )
+from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
+from ..bounded import USERS
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
 from .menus import MORE
@@ -47,7 +50,7 @@ from .settings_view import (
     settings_content,
     settings_view,
 )
-from .views import Pick, action_from, pick_from
+from .views import Pick, action_from, pick_from, private_view
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +81,7 @@ def custom_id_of(interaction: discord.Interaction[Any]) -> str:
     return str(data.get("custom_id", ""))
 
 
-def discord_reply_text(reply: Reply, lang: str) -> str:
+def discord_reply_text(reply: Reply, lang: Lang) -> str:
     """The manager's reply, in the Discord wording where the generic one names other commands."""
     own = f"dc_{reply.key}"
     if has_text(own, lang):
@@ -96,9 +99,11 @@ class Controller:
         self.manager = manager
         self.sender = sender
         self.records = DiscordRecords(manager)
+        # (table, player) -> the controls' version their last accepted action came from.
+        self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 
     # -- helpers -----------------------------------------------------------------------
-    async def lang(self, chat: ChatRef | None) -> str:
+    async def lang(self, chat: ChatRef | None) -> Lang:
         if chat is None:
             return "zh"
         return (await self.manager.group_settings(chat)).lang
@@ -113,7 +118,7 @@ class Controller:
             await interaction.response.send_message(text, ephemeral=ephemeral)
 
     async def say_reply(
-        self, interaction: discord.Interaction[Any], reply: Reply, lang: str, extra: str = ""
+        self, interaction: discord.Interaction[Any], reply: Reply, lang: Lang, extra: str = ""
     ) -> None:
         text = discord_reply_text(reply, lang)
         await self.say(interaction, f"{text}\n{extra}" if extra else text)
@@ -348,11 +353,32 @@ class Controller:
             return True
         reply = await self.manager.handle(make(chat, actor_of(interaction)))
         lang = await self.lang(chat)
+        played = action_from(cid.op) is not None
+        if reply.ok and played and cid.version is not None:
+            self._played[(chat.key, user)] = cid.version
+            await self._swap_controls(interaction, chat)
+        if reply.key == "stale" and self._played.get((chat.key, user)) == cid.version:
+            # A double tap on the controls this player has just played from.
+            await self.say(interaction, t("dc_already_played", lang))
+            return True
         if reply.key == "stale":
             await self._draw_private(interaction, chat, Pick())
         if not reply.ok or reply.key not in QUIET_REPLIES:
             await self.say_reply(interaction, reply, lang)
         return True
+
+    async def _swap_controls(self, interaction: discord.Interaction[Any], chat: ChatRef) -> None:
+        """The action went through: its controls give way at once to the new state's (the
+        new picture follows when drawn), so nothing stale stays pressable."""
+        priv = self.manager.private_snapshot(chat.key, str(interaction.user.id))
+        snap = self.manager.snapshot(chat.key)
+        view = None
+        if priv is not None and snap is not None:
+            view = private_view(priv, Ref.from_key(chat.key), Pick(), snap.declare_open)
+        try:
+            await interaction.edit_original_response(view=view)
+        except discord.HTTPException:
+            log.debug("the played controls were already replaced")
 
     async def _seat_menu(
         self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]

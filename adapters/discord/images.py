@@ -11,7 +11,9 @@ from PIL import Image
 
 import render
 from bot.engine.cards import Counts
+from bot.engine.rules import PresetName
 from bot.engine.state import HandResult
+from bot.i18n.catalogue import Lang
 from bot.table import PrivateSnapshot, TableSnapshot
 from render import render_hand, render_table, to_png
 
@@ -62,9 +64,9 @@ async def result_png(
     result: HandResult,
     names: list[str],
     totals: tuple[int, int],
-    lang: str,
+    lang: Lang,
     hand_no: int,
-    preset: str | None,
+    preset: PresetName | None,
     sweep_multiplier: int | None,
 ) -> bytes:
     args = (result, names, totals, lang, hand_no, preset, sweep_multiplier)

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from bot.engine.cards import Counts, rank_char
 from bot.engine.plays import JOKERS_BASE, TWOS_BASE
+from bot.i18n.catalogue import Lang
 from bot.present.playmenu import play_of
 
 PAGE = 24  # options per menu page; the 25th is "more…"
@@ -34,7 +35,7 @@ def page_of(items: Sequence[T], page: int) -> tuple[list[T], bool, int]:
 _JOKER_NAMES = {"zh": ("小王", "大王"), "en": ("small joker", "big joker")}
 
 
-def rank_name(base: int, lang: str) -> str:
+def rank_name(base: int, lang: Lang) -> str:
     if base == JOKERS_BASE:
         return "王" if lang == "zh" else "jokers"
     if base == TWOS_BASE:
@@ -44,7 +45,7 @@ def rank_name(base: int, lang: str) -> str:
     return rank_char(base)
 
 
-def play_text(cards: Counts, lang: str) -> str:
+def play_text(cards: Counts, lang: Lang) -> str:
     """A play for people: ``10×5 +2×2 +小王`` rather than ``TTTTT22S``."""
     p = play_of(cards)
     small_name, big_name = _JOKER_NAMES["zh" if lang == "zh" else "en"]
@@ -60,7 +61,7 @@ def play_text(cards: Counts, lang: str) -> str:
     return " +".join(parts)
 
 
-def cards_text(cards: Counts, lang: str) -> str:
+def cards_text(cards: Counts, lang: Lang) -> str:
     """Any set of cards (a tribute return), high to low."""
     small_name, big_name = _JOKER_NAMES["zh" if lang == "zh" else "en"]
     parts = []

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession
 from bot.records.summary import frame_caption
 from bot.table import ChatRef, TableManager
@@ -26,7 +27,7 @@ REPLAY_FILE = "replay.png"
 CONTENT_MAX = 2000  # Discord's message length limit
 
 
-async def frame_png(opened: Opened, index: int, lang: str) -> bytes:
+async def frame_png(opened: Opened, index: int, lang: Lang) -> bytes:
     frame = opened.frames[index]
     rec = opened.record
     # The adapter's one drawing path (tests stub it to keep hands fast).
@@ -59,7 +60,7 @@ def stepper_view(ref: Ref, number: int, index: int, last: int) -> discord.ui.Vie
     return view
 
 
-def stepper_text(opened: Opened, index: int, lang: str) -> str:
+def stepper_text(opened: Opened, index: int, lang: Lang) -> str:
     caption = frame_caption(opened.frames[index], opened.record.names, lang)
     return f"#{opened.number} · {caption}\n`/gouji why {opened.number} {index}`"[:CONTENT_MAX]
 

@@ -1,41 +1,35 @@
 """From the manager's outputs to Discord messages.
 
-The table message is edited in place, at most once per ``table_interval`` seconds and
-always ending on the latest snapshot: AI seats can make a dozen moves in a millisecond
-and Discord would rate-limit an edit for each. Channel posts (报户 answers, results) go
-out in order through one lane per table. Hands go by DM; a player whose DMs are closed
-sees the hand in an ephemeral message, refreshed here while its token is alive.
+Everything written to a table's channel goes through that channel's ``ChannelWriter``
+(adapters/discord/pacing.py): one budget of 5 writes per 5 seconds, posts (报户
+answers, results, turn pings) before the table edit, and the table message edited in
+place at most once per ``table_interval`` seconds, always ending on the latest snapshot.
+Hands go by DM; a player whose DMs are closed sees the hand in an ephemeral message,
+refreshed here while its token is alive, and is pinged in the channel when their turn
+comes (the ping is deleted once they have moved: edits of an ephemeral view do not notify).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections import deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 import discord
 
+from bot.ai import Role
 from bot.i18n import t
-from bot.table import (
-    HandChanged,
-    HandFinished,
-    MatchOver,
-    Notice,
-    Out,
-    PrivateNote,
-    PrivateSnapshot,
-    TableChanged,
-    TableManager,
-    TableSnapshot,
-)
+from bot.i18n.catalogue import Lang
+from bot.table import HandChanged, HandFinished, MatchOver, TableManager, TableStatus
 from bot.table.describe import note_text, notice_text
+from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableChanged, TableSnapshot
 
+from ..bounded import CHATS, USERS, BoundedMap
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
+from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, channel_budget
 from .views import (
     Pick,
     highlight_of,
@@ -51,71 +45,16 @@ log = logging.getLogger(__name__)
 CAPTION_LINES = 4
 EPHEMERAL_TTL = 14 * 60  # interaction tokens last 15 minutes
 DM_CLOSED = 50007  # Discord: cannot send messages to this user
-
-Job = Callable[[], Awaitable[None]]
-
-
-class Coalescer:
-    """Runs ``job`` soon after a poke, at most once per ``interval``.
-
-    A poke while a run waits or works causes one more run, so the last run always sees
-    the state after the last poke.
-    """
-
-    def __init__(self, job: Job, interval: float) -> None:
-        self._job = job
-        self.interval = interval
-        self._dirty = False
-        self._last = -math.inf
-        self.task: asyncio.Task[None] | None = None
-
-    def poke(self) -> None:
-        self._dirty = True
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._dirty:
-            wait = self._last + self.interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._dirty = False
-            try:
-                await self._job()
-            except Exception:
-                log.exception("discord update failed")
-            self._last = loop.time()
-
-
-class Lane:
-    """Jobs run one after another, in the order given."""
-
-    def __init__(self) -> None:
-        self._jobs: deque[Job] = deque()
-        self.task: asyncio.Task[None] | None = None
-
-    def submit(self, job: Job) -> None:
-        self._jobs.append(job)
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    async def _run(self) -> None:
-        while self._jobs:
-            job = self._jobs.popleft()
-            try:
-                await job()
-            except Exception:
-                log.exception("discord post failed")
+PINGED = frozenset({Role.TURN, Role.RETURN, Role.PRE_PLAY})  # not burns: optional, frequent
 
 
 @dataclass
 class TableMessage:
     ref: Ref
-    updater: Coalescer
-    lane: Lane = field(default_factory=Lane)
+    writer: ChannelWriter
     message_id: int | None = None
     repost: bool = False
+    ended: bool = False  # the match is over: forget this table once its writes are done
     captions: deque[str] = field(default_factory=lambda: deque(maxlen=CAPTION_LINES))
     dm_warned: set[tuple[str, int]] = field(default_factory=set)  # (user, hand) told once
 
@@ -124,13 +63,14 @@ class TableMessage:
 class PrivateMessage:
     key: str
     user: str
-    updater: Coalescer
+    updater: Coalescer | None = None
     dm_channel: int | None = None
     dm_message: int | None = None
     dm_closed_hand: int | None = None  # DMs failed during this hand: retry at the next
     last_role: str | None = None
     ephemeral: discord.Interaction[Any] | None = None
     ephemeral_at: float = 0.0
+    pings: list[int] = field(default_factory=list)  # channel mentions to delete after the move
 
 
 class Sender:
@@ -140,37 +80,60 @@ class Sender:
         manager: TableManager,
         table_interval: float = 2.0,
         private_interval: float = 0.5,
+        timing: Timing | None = None,
     ) -> None:
         self.client = client
         self.manager = manager
         self.table_interval = table_interval
         self.private_interval = private_interval
-        self.tables: dict[str, TableMessage] = {}
-        self.privates: dict[tuple[str, str], PrivateMessage] = {}
+        self.timing: Timing = timing or LoopTiming()
+        self.budget = channel_budget(self.timing)
+        # Bounded; a finished table and its players' views also leave once written out.
+        self.tables: BoundedMap[str, TableMessage] = BoundedMap(CHATS)
+        self.privates: BoundedMap[tuple[str, str], PrivateMessage] = BoundedMap(USERS)
 
     # -- bookkeeping ------------------------------------------------------------------
     def _table(self, key: str) -> TableMessage:
         tm = self.tables.get(key)
         if tm is None:
-            updater = Coalescer(lambda: self._edit_table(key), self.table_interval)
-            tm = TableMessage(Ref.from_key(key), updater)
-            self.tables[key] = tm
+            ref = Ref.from_key(key)
+            writer = ChannelWriter(
+                ref.channel, self.budget, self.timing, self.table_interval, lambda: self._idle(key)
+            )
+            tm = self.tables[key] = TableMessage(ref, writer)
         return tm
 
     def _private(self, key: str, user: str) -> PrivateMessage:
         pm = self.privates.get((key, user))
         if pm is None:
-            updater = Coalescer(lambda: self._update_private(key, user), self.private_interval)
-            pm = PrivateMessage(key, user, updater)
-            self.privates[(key, user)] = pm
+            pm = self.privates[(key, user)] = PrivateMessage(key, user)
+            pm.updater = Coalescer(
+                lambda: self._update_private(pm), self.private_interval, self.timing
+            )
         return pm
 
+    def _poke(self, key: str, user: str) -> None:
+        updater = self._private(key, user).updater
+        assert updater is not None
+        updater.poke()
+
+    def _idle(self, key: str) -> None:
+        """The channel has written everything: a finished table leaves memory."""
+        tm = self.tables.get(key)
+        snap = self.manager.snapshot(key)
+        if (
+            tm is None
+            or not tm.ended
+            or (snap is not None and snap.status is not TableStatus.FINISHED)
+        ):
+            return
+        self.tables.pop(key)
+        for pair in [p for p in self.privates if p[0] == key]:
+            self.privates.pop(pair)
+
     def tasks(self) -> list[asyncio.Task[None]]:
-        out = []
-        for tm in self.tables.values():
-            out += [tm.updater.task, tm.lane.task]
-        for pm in self.privates.values():
-            out.append(pm.updater.task)
+        out = [tm.writer.task for tm in self.tables.values()]
+        out += [pm.updater.task for pm in self.privates.values() if pm.updater is not None]
         return [task for task in out if task is not None and not task.done()]
 
     async def drain(self) -> None:
@@ -193,7 +156,7 @@ class Sender:
         """A private view shown ephemerally: later changes edit it while its token lives."""
         pm = self._private(key, user)
         pm.ephemeral = interaction
-        pm.ephemeral_at = asyncio.get_running_loop().time()
+        pm.ephemeral_at = self.timing.now()
 
     # -- the manager's outputs ---------------------------------------------------------
     async def on_out(self, out: Out) -> None:
@@ -202,42 +165,54 @@ class Sender:
         tm = self._table(out.table)
         match out:
             case TableChanged():
-                tm.updater.poke()
+                self._touch_table(tm)
             case Notice():
                 self._notice(tm, out)
             case PrivateNote():
                 self._note(tm, out)
             case HandChanged(user=user):
-                self._private(out.table, user).updater.poke()
+                self._poke(out.table, user)
             case HandFinished():
                 self._result(tm, out)
             case MatchOver(totals=(a, b)):
-                text = t("match_over", self._lang(out.table), a=a, b=b)
-                tm.lane.submit(lambda: self._post(tm.ref, text))
+                tm.ended = True
+                self._say(tm, t("match_over", self._lang(out.table), a=a, b=b))
             case _:
                 assert_never(out)
 
-    def _lang(self, key: str) -> str:
+    def _lang(self, key: str) -> Lang:
         snap = self.manager.snapshot(key)
         return snap.settings.lang if snap is not None else "zh"
+
+    def _touch_table(self, tm: TableMessage) -> None:
+        async def edit() -> int:
+            return await self._edit_table(tm)
+
+        tm.writer.touch(edit)
+
+    def _say(self, tm: TableMessage, text: str, mention: int | None = None) -> None:
+        async def post() -> int:
+            await self._post(tm.ref, text, mention=mention)
+            return 1
+
+        tm.writer.post(post)
 
     def _notice(self, tm: TableMessage, out: Notice) -> None:
         lang = self._lang(out.table)
         if out.key == "count_answer":
-            text = notice_text(out, lang)
-            tm.lane.submit(lambda: self._post(tm.ref, text))
+            self._say(tm, notice_text(out, lang))
             return
         if out.minor:
             return
         if out.key == "seat_to_ai":
             # The leaver's private controls would only be refused now: take them away.
-            for (key, user), pm in self.privates.items():
+            for key, user in list(self.privates):
                 if key == out.table and self.manager.private_snapshot(key, user) is None:
-                    pm.updater.poke()
+                    self._poke(key, user)
         if out.key == "hand_started":
             tm.captions.clear()
         tm.captions.append(notice_text(out, lang))
-        tm.updater.poke()
+        self._touch_table(tm)
 
     def _note(self, tm: TableMessage, out: PrivateNote) -> None:
         """A private line for one player (a timer warning, a queued play refused)."""
@@ -245,12 +220,12 @@ class Sender:
         text = note_text(out, self._lang(out.table))
         pm = self._private(out.table, user)
         if pm.dm_closed_hand is None:
-            tm.lane.submit(lambda: self._dm_text(pm, text))
+            tm.writer.post(lambda: self._dm_text(pm, text))
         elif self._ephemeral_alive(pm):
-            tm.lane.submit(lambda: self._ephemeral_text(pm, text))
+            tm.writer.post(lambda: self._ephemeral_text(pm, text))
         elif out.key == "turn_warning":
             ping = t("dc_ping", self._lang(out.table), mention=f"<@{user}>", text=text)
-            tm.lane.submit(lambda: self._post(tm.ref, ping, mention=int(user)))
+            tm.writer.post(lambda: self._ping(tm, pm, ping))
 
     def _result(self, tm: TableMessage, out: HandFinished) -> None:
         snap = self.manager.snapshot(out.table)
@@ -259,24 +234,19 @@ class Sender:
         names = list(snap.names)
         rules = snap.rules
         lang = snap.settings.lang
-        hand_no = out.hand_no
-        totals = out.totals
-        result = out.result
+        totals = (int(out.totals[0]), int(out.totals[1]))
+        preset = rules.preset if rules else None
+        multiplier = rules.sweep_multiplier if rules else None
 
-        async def post() -> None:
+        async def post() -> int:
             data = await result_png(
-                result,
-                names,
-                (int(totals[0]), int(totals[1])),
-                lang,
-                hand_no,
-                rules.preset if rules else None,
-                rules.sweep_multiplier if rules else None,
+                out.result, names, totals, lang, out.hand_no, preset, multiplier
             )
-            text = t("dc_result", lang, hand_no=hand_no)
+            text = t("dc_result", lang, hand_no=out.hand_no)
             await self._post(tm.ref, text, file=as_file(data, RESULT_FILE))
+            return 1
 
-        tm.lane.submit(post)
+        tm.writer.post(post)
 
     # -- channel messages ----------------------------------------------------------------
     def _channel(self, ref: Ref) -> discord.PartialMessageable:
@@ -288,20 +258,44 @@ class Sender:
         text: str,
         file: discord.File | None = None,
         mention: int | None = None,
-    ) -> None:
+    ) -> discord.Message:
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(mention)] if mention else False
         )
         kwargs: dict[str, Any] = {"content": text, "allowed_mentions": allowed}
         if file is not None:
             kwargs["file"] = file
-        await self._channel(ref).send(**kwargs)
+        return await self._channel(ref).send(**kwargs)
 
-    async def _edit_table(self, key: str) -> None:
-        snap = self.manager.snapshot(key)
-        tm = self.tables[key]
-        if snap is None:
+    async def _ping(self, tm: TableMessage, pm: PrivateMessage, text: str) -> int:
+        """A short mention in the channel (it notifies); deleted once the player moved."""
+        message = await self._post(tm.ref, text, mention=int(pm.user))
+        pm.pings.append(message.id)
+        return 1
+
+    def _unping(self, pm: PrivateMessage) -> None:
+        """The player has moved (or the turn is gone): their pings leave the channel."""
+        if not pm.pings:
             return
+        tm = self._table(pm.key)
+        ids, pm.pings = pm.pings, []
+        for message_id in ids:
+
+            async def delete(message_id: int = message_id) -> int:
+                try:
+                    await self._channel(tm.ref).get_partial_message(message_id).delete()
+                except discord.HTTPException:
+                    log.debug("a turn ping was already gone")
+                return 1
+
+            tm.writer.post(delete)
+
+    async def _edit_table(self, tm: TableMessage) -> int:
+        """Bring the table message up to date; returns the calls made."""
+        key = tm.ref.key
+        snap = self.manager.snapshot(key)
+        if snap is None:
+            return 0
         if tm.message_id is None:
             # After a restart the table's message id comes back from the store.
             stored = dict(snap.meta).get("dc_message_id")
@@ -309,18 +303,20 @@ class Sender:
         content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
         data = await table_png(snap)
-        files = [as_file(data, TABLE_FILE)] if data is not None else []
         channel = self._channel(tm.ref)
+        calls = 0
         if tm.message_id is not None and not tm.repost:
+            files = [as_file(data, TABLE_FILE)] if data is not None else []
+            calls += 1
             try:
                 await channel.get_partial_message(tm.message_id).edit(
                     content=content, attachments=files, view=view
                 )
-                return
+                return calls
             except discord.NotFound:
                 log.info("table message of %s was deleted; posting a new one", key)
-                files = [as_file(data, TABLE_FILE)] if data is not None else []
         tm.repost = False
+        files = [as_file(data, TABLE_FILE)] if data is not None else []
         message = await channel.send(
             content=content,
             files=files,
@@ -329,6 +325,7 @@ class Sender:
         )
         tm.message_id = message.id
         await self.manager.set_meta(key, "dc_message_id", message.id)
+        return calls + 1
 
     def _deadline(self, snap: TableSnapshot) -> float | None:
         if snap.turn_deadline is None:
@@ -349,23 +346,33 @@ class Sender:
         data = await hand_png(priv, names, highlight_of(priv, pick))
         return content, data, view
 
-    async def _update_private(self, key: str, user: str) -> None:
-        pm = self.privates[(key, user)]
-        priv = self.manager.private_snapshot(key, user)
-        snap = self.manager.snapshot(key)
+    async def _update_private(self, pm: PrivateMessage) -> None:
+        priv = self.manager.private_snapshot(pm.key, pm.user)
+        snap = self.manager.snapshot(pm.key)
         if priv is None or snap is None:
+            self._unping(pm)
             await self._retire_private(pm)
             return
         if pm.dm_closed_hand is not None and pm.dm_closed_hand != snap.hand_no:
             pm.dm_closed_hand = None  # a new hand: they may have opened their DMs
-        if pm.dm_closed_hand is not None and not self._ephemeral_alive(pm):
-            pm.last_role = None if priv.autoplay else priv.role
-            return
-        content, data, view = await self.render_private(priv)
-        if pm.dm_closed_hand is None:
-            await self._send_dm(pm, priv, snap, content, data, view)
-        await self._edit_ephemeral(pm, content, data, view)
-        pm.last_role = None if priv.autoplay else priv.role
+        role = None if priv.autoplay else priv.role
+        if role is None:
+            self._unping(pm)  # they moved (or the AI did): the mention has done its work
+        if pm.dm_closed_hand is None or self._ephemeral_alive(pm):
+            content, data, view = await self.render_private(priv)
+            if pm.dm_closed_hand is None:
+                await self._send_dm(pm, priv, snap, content, data, view)
+            await self._edit_ephemeral(pm, content, data, view)
+        if pm.dm_closed_hand is not None and pm.last_role is None and role in PINGED:
+            self._call(pm, snap)
+        pm.last_role = role
+
+    def _call(self, pm: PrivateMessage, snap: TableSnapshot) -> None:
+        """A player without DMs must act: a short mention in the channel notifies them
+        (an edit of their ephemeral view would not)."""
+        tm = self._table(pm.key)
+        text = t("dc_turn_ping", snap.settings.lang, mention=f"<@{pm.user}>")
+        tm.writer.post(lambda: self._ping(tm, pm, text))
 
     async def _send_dm(
         self,
@@ -415,7 +422,7 @@ class Sender:
         tm.dm_warned.add(once)
         log.info("DMs closed for a player at %s; using ephemeral hands", pm.key)
         text = t("dc_dm_closed", snap.settings.lang, mention=f"<@{pm.user}>")
-        tm.lane.submit(lambda: self._post(tm.ref, text, mention=int(pm.user)))
+        self._say(tm, text, mention=int(pm.user))
 
     async def _edit_ephemeral(
         self, pm: PrivateMessage, content: str, data: bytes, view: discord.ui.View | None
@@ -433,25 +440,28 @@ class Sender:
     def _ephemeral_alive(self, pm: PrivateMessage) -> bool:
         if pm.ephemeral is None:
             return False
-        if asyncio.get_running_loop().time() - pm.ephemeral_at > EPHEMERAL_TTL:
+        if self.timing.now() - pm.ephemeral_at > EPHEMERAL_TTL:
             pm.ephemeral = None
             return False
         return True
 
-    async def _ephemeral_text(self, pm: PrivateMessage, text: str) -> None:
-        if pm.ephemeral is None:
-            return
-        try:
-            await pm.ephemeral.followup.send(text, ephemeral=True)
-        except discord.HTTPException:
-            pm.ephemeral = None
+    async def _ephemeral_text(self, pm: PrivateMessage, text: str) -> int:
+        """Not a channel write (it answers an interaction): costs no channel budget."""
+        if pm.ephemeral is not None:
+            try:
+                await pm.ephemeral.followup.send(text, ephemeral=True)
+            except discord.HTTPException:
+                pm.ephemeral = None
+        return 0
 
-    async def _dm_text(self, pm: PrivateMessage, text: str) -> None:
+    async def _dm_text(self, pm: PrivateMessage, text: str) -> int:
+        """A DM is not a channel write: it costs no channel budget."""
         try:
             dm = await self.client.create_dm(discord.Object(int(pm.user)))
             await dm.send(content=text)
         except discord.Forbidden:
             log.debug("private note not delivered: DMs closed")
+        return 0
 
     async def _retire_private(self, pm: PrivateMessage) -> None:
         """The seat is no longer this user's (left, match over): drop the stale controls."""

@@ -10,6 +10,7 @@ import discord
 
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.schema import SettingValue, menu_settings, schema
 from bot.table import GroupSettings
 
@@ -46,14 +47,14 @@ def decode_value(name: str, text: str) -> SettingValue | None:
     return None
 
 
-def setting_label(name: str, lang: str) -> str:
+def setting_label(name: str, lang: Lang) -> str:
     spec = schema().get(name)
     key = spec.help_key if spec is not None else name
     text = t(key, lang)
     return name if text == key else text
 
 
-def value_label(name: str, value: SettingValue, lang: str) -> str:
+def value_label(name: str, value: SettingValue, lang: Lang) -> str:
     if isinstance(value, bool):
         return t("dc_on" if value else "dc_off", lang)
     if name == "lang":
@@ -71,7 +72,7 @@ def current_value(settings: GroupSettings, name: str) -> SettingValue:
     return settings.value(name)
 
 
-def settings_content(settings: GroupSettings, lang: str) -> str:
+def settings_content(settings: GroupSettings, lang: Lang) -> str:
     lines = [t("dc_settings_title", lang)]
     lines.append(t("dc_rules_preset", lang, preset=preset_name(settings.preset, lang)))
     lines.append(t("dc_rules_changes", lang, changes=changes_text(settings, lang)))
@@ -89,7 +90,7 @@ def settings_content(settings: GroupSettings, lang: str) -> str:
     return "\n".join(lines)
 
 
-def changes_text(settings: GroupSettings, lang: str) -> str:
+def changes_text(settings: GroupSettings, lang: Lang) -> str:
     if not settings.overrides:
         return t("dc_as_preset", lang)
     parts = []
@@ -100,7 +101,7 @@ def changes_text(settings: GroupSettings, lang: str) -> str:
 
 
 def settings_view(
-    settings: GroupSettings, ref: Ref, lang: str, editing: str | None = None, page: int = 0
+    settings: GroupSettings, ref: Ref, lang: Lang, editing: str | None = None, page: int = 0
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     presets = [option(preset_name(p, lang), p, default=p == settings.preset) for p in PRESET_NAMES]

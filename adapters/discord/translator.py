@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from discord import Locale, app_commands
 
-from bot.i18n.catalogue import text
+from bot.i18n.catalogue import Lang, text
 
 ZH_LOCALES = frozenset({Locale.chinese, Locale.taiwan_chinese})
 EN_LOCALES = frozenset({Locale.american_english, Locale.british_english})
@@ -18,7 +18,7 @@ CONTEXT = "command"
 DESCRIPTION_LIMIT = 100  # Discord's limit on a command or option description
 
 
-def command_text(key: str, lang: str) -> str:
+def command_text(key: str, lang: Lang) -> str:
     return text(key, lang, CONTEXT)
 
 

@@ -19,6 +19,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
 from bot.engine.state import Phase, SeatStatus
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.playmenu import PlayMenu, RankChoice, SizeChoice, Suggest
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
@@ -293,7 +294,7 @@ def private_content(priv: PrivateSnapshot, snap: TableSnapshot | None) -> str:
     return "\n".join(lines)
 
 
-def _notation_text(notation: str, lang: str) -> str:
+def _notation_text(notation: str, lang: Lang) -> str:
     try:
         return play_text(parse(notation), lang)
     except IllegalAction:
@@ -301,23 +302,31 @@ def _notation_text(notation: str, lang: str) -> str:
 
 
 class _Rows:
-    """Menus take a whole row each; buttons flow five to a row after them."""
+    """The suggested one-tap plays on the first row; then menus, a whole row each; then
+    the other buttons, five to a row."""
 
     def __init__(self) -> None:
         self.view = discord.ui.View(timeout=None)
-        self.menus = 0
+        self.top: list[tuple[str, str, discord.ButtonStyle]] = []
+        self.menus: list[tuple[str, str, list[discord.SelectOption]]] = []
         self.buttons: list[tuple[str, str, discord.ButtonStyle]] = []
 
     def menu(self, cid: str, placeholder: str, options: list[discord.SelectOption]) -> None:
-        if self.menus < MAX_ROWS - 1:
-            self.view.add_item(select(cid, placeholder, options, row=self.menus))
-            self.menus += 1
+        self.menus.append((cid, placeholder, options))
 
     def finish(self) -> discord.ui.View:
+        row = 0
+        if self.top:
+            for cid, label, style in self.top[:MAX_PER_ROW]:
+                self.view.add_item(button(cid, label, style, row=0))
+            row = 1
+        for cid, placeholder, options in self.menus[: MAX_ROWS - 1 - row]:
+            self.view.add_item(select(cid, placeholder, options, row=row))
+            row += 1
         for i, (cid, label, style) in enumerate(self.buttons):
-            row = self.menus + i // MAX_PER_ROW
-            if row < MAX_ROWS:
-                self.view.add_item(button(cid, label, style, row=row))
+            at = row + i // MAX_PER_ROW
+            if at < MAX_ROWS:
+                self.view.add_item(button(cid, label, style, row=at))
         return self.view
 
 
@@ -343,7 +352,7 @@ class _Private:
         rank, size, cards = _resolve(self.pick, menu)
         if menu.has_plays:
             options = [
-                option(_rank_label(r.base, lang), str(r.base), default=r is rank)
+                option(f"{_rank_label(r.base, lang)} ×{r.held}", str(r.base), default=r is rank)
                 for r in menu.ranks
             ]
             self.rows.menu(self.cid("r", True), t("dc_pick_rank", lang), options)
@@ -396,7 +405,8 @@ class _Private:
             assert cards is not None
             letter = "P" if s.action.kind is ActionKind.PLAY else "B"
             label = t(SUGGEST_LABELS[s.reason], self.lang, cards=play_text(cards, self.lang))
-            self.button(f"c{letter}{encode_counts(cards)}", label, discord.ButtonStyle.primary)
+            cid = self.cid(f"c{letter}{encode_counts(cards)}")
+            self.rows.top.append((cid, label, discord.ButtonStyle.primary))
 
     def returns(self) -> None:
         pick = self.pick
@@ -450,7 +460,7 @@ def private_view(
     return layout.rows.finish()
 
 
-def _rank_label(base: int, lang: str) -> str:
+def _rank_label(base: int, lang: Lang) -> str:
     if base == JOKERS_BASE:
         return t("dc_rank_jokers_only", lang)
     return rank_name(base, lang)

@@ -74,6 +74,32 @@ def api_urls(api_url: str) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
+def _application(
+    token: str,
+    api_url: str | None,
+    request: BaseRequest | None,
+    rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
+) -> Application:  # type: ignore[type-arg]
+    # The library keeps the bot-wide 30 requests a second. The per-group limit is the
+    # Sender's, which counts only real sends and edits (an admin check is not a
+    # message) and never sleeps inside a call. max_retries=0: a 429 comes back to the
+    # Sender, which pauses just that chat on its own clock.
+    limiter = rate_limiter or AIORateLimiter(group_max_rate=0, max_retries=0)
+    builder = Application.builder().token(token).rate_limiter(limiter)
+    if api_url:
+        base, files = api_urls(api_url)
+        builder = builder.base_url(base).base_file_url(files)
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    return builder.build()
+
+
+def _router(ctx: Context, publisher: Publisher) -> Router:
+    menu = SettingsMenu(ctx)
+    private = PrivateChat(ctx, publisher)
+    return Router(ctx, GroupCommands(ctx, publisher, menu), private, menu, RecordChat(ctx))
+
+
 class TelegramBot:
     def __init__(
         self,
@@ -99,18 +125,7 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        # The library keeps the bot-wide 30 requests a second. The per-group limit is the
-        # Sender's, which counts only real sends and edits (an admin check is not a
-        # message) and never sleeps inside a call. max_retries=0: a 429 comes back to the
-        # Sender, which pauses just that chat on its own clock.
-        limiter = rate_limiter or AIORateLimiter(group_max_rate=0, max_retries=0)
-        builder = Application.builder().token(token).rate_limiter(limiter)
-        if api_url:
-            base, files = api_urls(api_url)
-            builder = builder.base_url(base).base_file_url(files)
-        if request is not None:
-            builder = builder.request(request).get_updates_request(request)
-        self.app = builder.build()
+        self.app = _application(token, api_url, request, rate_limiter)
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.
@@ -126,14 +141,7 @@ class TelegramBot:
             table_interval=GROUP_TABLE_INTERVAL,
         )
         self.publisher = Publisher(self.ctx)
-        menu = SettingsMenu(self.ctx)
-        self.router = Router(
-            self.ctx,
-            GroupCommands(self.ctx, self.publisher, menu),
-            PrivateChat(self.ctx, self.publisher),
-            menu,
-            RecordChat(self.ctx),
-        )
+        self.router = _router(self.ctx, self.publisher)
         self.records = self.router.records
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table import TableManager
+from bot.table.cache import BoundedDict
 from bot.table.outputs import Json
+
+from ..bounded import CHATS, USERS
 
 TABLE = "tg_table"
 HANDS = "tg_hands"
@@ -44,8 +47,9 @@ class MessageRef:
 class MessageBook:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
-        self._tables: dict[str, MessageRef] = {}
-        self._hands: dict[tuple[str, str], MessageRef] = {}
+        # A cache of the refs in the tables' meta (which stays the truth), bounded.
+        self._tables: BoundedDict[str, MessageRef] = BoundedDict(CHATS)
+        self._hands: BoundedDict[tuple[str, str], MessageRef] = BoundedDict(USERS)
 
     def _meta(self, key: str) -> dict[str, Any]:
         snap = self.manager.snapshot(key)
@@ -55,7 +59,7 @@ class MessageBook:
         ref = self._tables.get(key)
         stored = MessageRef.from_json(self._meta(key).get(TABLE))
         if stored is None:
-            self._tables.pop(key, None)  # a new match: its own message
+            self._tables.pop(key)  # a new match: its own message
             return None
         if ref is None or ref.message_id != stored.message_id:
             ref = self._tables[key] = stored
@@ -65,7 +69,7 @@ class MessageBook:
         ref = self._hands.get((key, user))
         stored = MessageRef.from_json(self._meta(key).get(HANDS, {}).get(user))
         if stored is None:
-            self._hands.pop((key, user), None)
+            self._hands.pop((key, user))
             return None
         if ref is None or ref.message_id != stored.message_id:
             ref = self._hands[(key, user)] = stored
@@ -73,7 +77,7 @@ class MessageBook:
 
     async def set_table(self, key: str, ref: MessageRef | None) -> None:
         if ref is None:
-            self._tables.pop(key, None)
+            self._tables.pop(key)
         else:
             self._tables[key] = ref
         await self.manager.set_meta(key, TABLE, ref.to_json() if ref else None)
@@ -81,7 +85,7 @@ class MessageBook:
     async def set_hand(self, key: str, user: str, ref: MessageRef | None) -> None:
         hands = dict(self._meta(key).get(HANDS, {}))
         if ref is None:
-            self._hands.pop((key, user), None)
+            self._hands.pop((key, user))
             hands.pop(user, None)
         else:
             self._hands[(key, user)] = ref

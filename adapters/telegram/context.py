@@ -6,19 +6,25 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from telegram import (
     Bot,
     InlineKeyboardMarkup,
     Message,
     ReplyParameters,
+    Update,
     User,
 )
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import Actor, ChatRef, Clock, TableManager
+from bot.table.cache import BoundedDict
 
+from ..bounded import CHATS, USERS, BoundedSet
 from .book import MessageBook
 from .ids import TableIds
 from .sender import Sender
@@ -26,8 +32,19 @@ from .views import Renderer
 
 log = logging.getLogger(__name__)
 
+PRIVATE_MENUS = 2000  # settings menus in private chats remembered (oldest forgotten first)
 ADMIN_TTL = 60.0  # seconds an admin check is trusted
 ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+class GroupCall(NamedTuple):
+    """A command sent in a group: the message, its sender, the table's chat, the language."""
+
+    message: Message
+    user: User
+    chat: ChatRef
+    lang: Lang
 
 
 def chat_of(message: Message) -> ChatRef:
@@ -36,7 +53,7 @@ def chat_of(message: Message) -> ChatRef:
     return ChatRef("tg", str(message.chat.id), str(thread) if thread else None)
 
 
-def user_lang(user: User | None) -> str:
+def user_lang(user: User | None) -> Lang:
     """For private texts not tied to a group: English for English clients, else Chinese."""
     code = (user.language_code or "") if user is not None else ""
     return "en" if code.startswith("en") else "zh"
@@ -57,23 +74,43 @@ class Context:
     table_interval: float = 3.0
     private_interval: float = 1.0
     bot: Bot | None = None
-    dm_ok: set[str] = field(default_factory=set)
-    notices: dict[str, deque[str]] = field(default_factory=dict)
+    # Every per-user and per-chat fact below is bounded (adapters/bounded.py).
+    dm_ok: BoundedSet[str] = field(default_factory=lambda: BoundedSet(USERS))
+    notices: BoundedDict[str, deque[str]] = field(default_factory=lambda: BoundedDict(CHATS))
     # Settings menus sent to an admin's private chat: (chat, message) -> the group they set.
-    private_menus: dict[tuple[int, int], ChatRef] = field(default_factory=dict)
-    group_titles: dict[int, str] = field(default_factory=dict)
-    _admins: dict[tuple[int, int], tuple[bool, float]] = field(default_factory=dict)
+    private_menus: BoundedDict[tuple[int, int], ChatRef] = field(
+        default_factory=lambda: BoundedDict(PRIVATE_MENUS)
+    )
+    group_titles: BoundedDict[int, str] = field(default_factory=lambda: BoundedDict(CHATS))
+    _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
+        default_factory=lambda: BoundedDict(USERS)
+    )
 
     @property
     def api(self) -> Bot:
         assert self.bot is not None, "the Telegram application is not initialized"
         return self.bot
 
-    async def lang(self, chat: ChatRef) -> str:
+    async def lang(self, chat: ChatRef) -> Lang:
         return (await self.manager.group_settings(chat)).lang
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.api.username}?start={payload}"
+
+    async def group_call(self, update: Update) -> GroupCall | None:
+        """The command's group and language; None (after a polite private answer) when it
+        was not sent in a group."""
+        message = update.effective_message
+        user = update.effective_user
+        if message is None or user is None:
+            return None
+        if message.chat.type not in GROUP_TYPES:
+            self.tell(str(user.id), t("tg_group_only", user_lang(user)))
+            return None
+        if message.chat.title:
+            self.group_titles[message.chat.id] = message.chat.title
+        chat = chat_of(message)
+        return GroupCall(message, user, chat, await self.lang(chat))
 
     async def is_admin(self, chat_id: int, user_id: int, sender_chat_id: int | None = None) -> bool:
         # A message an anonymous admin sends on behalf of the group carries the group

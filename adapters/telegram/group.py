@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, Message, Update, User
-from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import (
     AddBots,
     AskCount,
@@ -25,7 +25,7 @@ from bot.table import (
 from bot.table.describe import reply_text
 
 from .callback import GroupPress
-from .context import Context, actor_of, chat_of, user_lang
+from .context import Context, actor_of
 from .info import rules_text, score_text, stats_text
 from .keyboards import link_keyboard
 from .publisher import Publisher
@@ -33,7 +33,6 @@ from .settings_menu import SettingsMenu
 
 log = logging.getLogger(__name__)
 
-GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 SILENT_OK = frozenset({"started", "table_shown", "table_opened", "count_posted", "match_stopped"})
 # Lobby changes the table message shows: a line in its caption, not a reply of its own
 # (each reply would spend one of the group's 20 calls a minute).
@@ -58,22 +57,7 @@ class GroupCommands:
         self.menu = menu
 
     # -- helpers ---------------------------------------------------------------------------
-    async def _where(self, update: Update) -> tuple[Message, User, ChatRef, str] | None:
-        """The message, its sender, the table's chat and the group's language; None (after
-        a polite answer) when the command was sent outside a group."""
-        message = update.effective_message
-        user = update.effective_user
-        if message is None or user is None:
-            return None
-        if message.chat.type not in GROUP_TYPES:
-            self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
-            return None
-        chat = chat_of(message)
-        if message.chat.title:
-            self.ctx.group_titles[message.chat.id] = message.chat.title
-        return message, user, chat, await self.ctx.lang(chat)
-
-    def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: str) -> None:
+    def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: Lang) -> None:
         if reply.ok and reply.key in SILENT_OK:
             return  # the table message or a notice shows it
         if reply.ok and reply.key in LOBBY_LINES:
@@ -92,7 +76,7 @@ class GroupCommands:
 
     # -- commands --------------------------------------------------------------------------
     async def gouji(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -111,7 +95,7 @@ class GroupCommands:
         if reply.ok and not can_dm and not self._anonymous(message):
             self._ask_to_start(chat, message, user, lang)
 
-    def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: str) -> None:
+    def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: Lang) -> None:
         tid = self.ctx.ids.tid(chat.key)
         if tid is None:
             return
@@ -120,7 +104,7 @@ class GroupCommands:
         self.ctx.say(chat, text, reply_to=message.message_id, markup=button)
 
     async def join(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -145,7 +129,7 @@ class GroupCommands:
         await self._simple(update, Leave, admin_check=False)
 
     async def addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -159,7 +143,7 @@ class GroupCommands:
         self._answer(chat, message, reply, lang)
 
     async def removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -181,7 +165,7 @@ class GroupCommands:
         self, update: Update, command: type[Leave | Start | StopMatch], admin_check: bool = True
     ) -> None:
         """A command with no arguments: pass it to the manager and answer."""
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -190,7 +174,7 @@ class GroupCommands:
         self._answer(chat, message, reply, lang)
 
     async def count(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -204,7 +188,7 @@ class GroupCommands:
         self._answer(chat, message, reply, lang)
 
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, user, chat, lang = where
@@ -231,7 +215,7 @@ class GroupCommands:
         self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
 
     async def rules(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, _user, chat, lang = where
@@ -239,14 +223,14 @@ class GroupCommands:
         self.ctx.say(chat, rules_text(settings, lang), reply_to=message.message_id)
 
     async def score(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, _user, chat, lang = where
         self.ctx.say(chat, score_text(self.ctx.manager, chat, lang), reply_to=message.message_id)
 
     async def stats(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
         message, _user, chat, lang = where

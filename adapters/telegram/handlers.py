@@ -18,8 +18,8 @@ from telegram.ext import (
 from bot.i18n import t
 
 from .callback import ActPress, BadPayload, GroupPress, ReplayPress, decode
-from .context import Context, chat_of, user_lang
-from .group import GROUP_TYPES, GroupCommands
+from .context import GROUP_TYPES, Context, chat_of, user_lang
+from .group import GroupCommands
 from .private import PrivateChat
 from .records import RecordChat
 from .settings_menu import SettingsMenu

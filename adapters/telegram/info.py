@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from bot.engine.rules import make_rules, overrides_of
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.stats import leaderboard_lines
 from bot.table import ChatRef, GroupSettings, TableManager
 
 
-def _seconds(n: int, lang: str) -> str:
+def _seconds(n: int, lang: Lang) -> str:
     return t("tg_seconds", lang, n=n) if n else t("tg_no_limit", lang)
 
 
-def changes_text(settings: GroupSettings, lang: str) -> str:
+def changes_text(settings: GroupSettings, lang: Lang) -> str:
     changed = overrides_of(make_rules(settings.preset, dict(settings.overrides)))
     if not changed:
         return t("tg_settings_none", lang)
     return ", ".join(f"{t('sw_' + k, lang)}={v}" for k, v in sorted(changed.items()))
 
 
-def rules_text(settings: GroupSettings, lang: str) -> str:
+def rules_text(settings: GroupSettings, lang: Lang) -> str:
     hands = settings.match_hands or t("tg_no_limit", lang)
     target = settings.target_score or t("tg_no_limit", lang)
     return "\n".join(
@@ -42,7 +43,7 @@ def rules_text(settings: GroupSettings, lang: str) -> str:
     )
 
 
-def score_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
+def score_text(manager: TableManager, chat: ChatRef, lang: Lang) -> str:
     snap = manager.snapshot(chat.key)
     if snap is None:
         return t("no_table", lang)
@@ -57,7 +58,7 @@ def score_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
     return "\n".join(lines)
 
 
-async def stats_text(manager: TableManager, chat: ChatRef, lang: str) -> str:
+async def stats_text(manager: TableManager, chat: ChatRef, lang: Lang) -> str:
     if not manager.keeps_stats:
         return t("tg_stats_off", lang)
     rows = await manager.leaderboard(chat.group_key)

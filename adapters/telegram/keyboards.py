@@ -1,8 +1,11 @@
 """Inline keyboards: the group's table buttons and each player's private action keyboard.
 
 The private keyboard is a small state machine whose state is the pressed button's own
-payload: root → base rank → size → 2s/jokers → confirm. Each screen offers only what
-``PrivateSnapshot.legal`` holds.
+payload. Its first screen starts with the play menu's suggested plays (one tap each),
+then 过 / 让, then the ranks you may play with how many of each you hold. A rank shows
+every play of that rank as one button (two taps in all); a rank with more plays than fit
+on a screen asks for the size first, then lists that size's plays (three taps). Each
+screen offers only what ``PrivateSnapshot.menu`` holds.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import NOTATION, Counts
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.present.playmenu import RankChoice, Suggest, play_of
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
@@ -26,7 +30,8 @@ Rows = list[list[InlineKeyboardButton]]
 ASK_RULES = ("ask_le10", "ask_lt10")
 
 
-PAGE = 12  # variants per screen: 4 rows of 3 fit a phone
+PAGE = 12  # plays per screen: 4 rows of 3 fit a phone
+RANKS_PER_ROW = 6
 SUGGEST_LABELS = {
     Suggest.CHEAPEST: "suggest_cheapest",
     Suggest.LEAD_SET: "suggest_lead_set",
@@ -58,7 +63,7 @@ def _g(text: str, tid: str, op: str, seat: int | None = None) -> InlineKeyboardB
     return InlineKeyboardButton(text, callback_data=encode(GroupPress(tid, op, seat)))
 
 
-def table_keyboard(snap: TableSnapshot, tid: str, lang: str) -> InlineKeyboardMarkup | None:
+def table_keyboard(snap: TableSnapshot, tid: str, lang: Lang) -> InlineKeyboardMarkup | None:
     if snap.status is TableStatus.LOBBY:
         row = [
             _g(t("tg_btn_join", lang), tid, "j"),
@@ -87,7 +92,7 @@ def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
 class _Keys:
     """Builds buttons for one player's snapshot."""
 
-    def __init__(self, priv: PrivateSnapshot, tid: str, lang: str, snap: TableSnapshot) -> None:
+    def __init__(self, priv: PrivateSnapshot, tid: str, lang: Lang, snap: TableSnapshot) -> None:
         self.priv = priv
         self.tid = tid
         self.lang = lang
@@ -107,18 +112,19 @@ class _Keys:
         return "b" if ActionKind.PLAY not in self.kinds and ActionKind.BURN in self.kinds else "p"
 
     def play_button(self, mode: str, p: Play, label_key: str | None = None) -> InlineKeyboardButton:
+        """One tap sends this play (or burn)."""
         cards = cards_text(p.counts(), self.lang)
-        text = t(label_key, self.lang, cards=cards) if label_key else cards
-        return self.button(text, "g", mode, *p)
+        label_key = label_key or ("tg_btn_play" if mode == "p" else "tg_btn_burn")
+        return self.button(t(label_key, self.lang, cards=cards), "g", mode, *p)
 
     def suggestions(self, mode: str) -> Rows:
-        """The menu's suggested plays for this mode, one tap each."""
-        rows: Rows = []
+        """The menu's suggested plays for this mode, one tap each, on one row."""
+        row = []
         for s in self.priv.menu.suggestions:
             if s.action.kind is _kind(mode) and s.action.cards is not None:
                 label = SUGGEST_LABELS[s.reason]
-                rows.append([self.play_button(mode, play_of(s.action.cards), label)])
-        return rows
+                row.append(self.play_button(mode, play_of(s.action.cards), label))
+        return [row] if row else []
 
     def footer(self) -> Rows:
         auto = self.priv.autoplay
@@ -138,13 +144,20 @@ class _Keys:
         if owed:
             return self.returns(owed[0].giver, "")
         mode = mode or self.default_mode()
-        rows: Rows = []
+        rows = self.suggestions(mode)
+        moves = self.moves(mode)
+        if moves:
+            rows.append(moves)
         ranks = [
-            self.button(rank_label(r.base, self.lang), "b", mode, r.base)
+            self.button(f"{rank_label(r.base, self.lang)}×{r.held}", "b", mode, r.base)
             for r in self.options(mode)
         ]
-        rows += _chunk(ranks, 7)
-        rows += self.suggestions(mode)
+        rows += _chunk(ranks, RANKS_PER_ROW)
+        rows += self.pre_play()
+        return rows + self.footer()
+
+    def moves(self, mode: str) -> list[InlineKeyboardButton]:
+        """过, 让 and the switch between playing and burning."""
         moves = []
         if ActionKind.PASS in self.kinds:
             moves.append(self.button(t("tg_btn_pass", self.lang), "x"))
@@ -156,10 +169,7 @@ class _Keys:
             moves.append(self.button(t("tg_btn_play_mode", self.lang), "r", "p"))
         if mode == "b" and ActionKind.PLAY not in self.kinds:
             moves.append(self.button(t("tg_btn_no_burn", self.lang), "n"))
-        if moves:
-            rows.append(moves)
-        rows += self.pre_play()
-        return rows + self.footer()
+        return moves
 
     def pre_play(self) -> Rows:
         row = []
@@ -193,24 +203,27 @@ class _Keys:
         sizes = self.sizes(mode, base)
         if not sizes:
             return self.root(mode)
-        if len(sizes) == 1:
-            return self.size(mode, base, sizes[0], 0)
+        back = [self.button(t("tg_btn_back", self.lang), "r", mode)]
+        every = [p for n in sizes for p in self.variants(mode, base, n)]
+        if len(every) <= PAGE:
+            # Every play of this rank fits: each is one tap away, a row per size.
+            if all(len(self.variants(mode, base, n)) == 1 for n in sizes):
+                return [*_chunk([self.play_button(mode, p) for p in every], 3), back]
+            rows: Rows = []  # a row per size: 999, 999 +2, 999 +22 read side by side
+            for n in sizes:
+                rows += _chunk([self.play_button(mode, p) for p in self.variants(mode, base, n)], 3)
+            return [*rows, back]
         buttons = [
             self.button(t("tg_btn_size", self.lang, n=n), "z", mode, base, n, 0) for n in sizes
         ]
-        back = [self.button(t("tg_btn_back", self.lang), "r", mode)]
         return [*_chunk(buttons, 4), back]
 
     def size(self, mode: str, base: int, size: int, page: int) -> Rows:
         found = self.variants(mode, base, size)
         if not found:
             return self.root(mode)
-        if len(found) == 1:
-            return self.confirm(mode, found[0])
         start = page * PAGE
-        shown = found[start : start + PAGE]
-        buttons = [self.button(cards_text(p.counts(), self.lang), "v", mode, *p) for p in shown]
-        rows = _chunk(buttons, 3)
+        rows = _chunk([self.play_button(mode, p) for p in found[start : start + PAGE]], 3)
         nav = []
         if start + PAGE < len(found):
             nav.append(self.button(t("tg_btn_more", self.lang), "z", mode, base, size, page + 1))
@@ -258,7 +271,7 @@ class _Keys:
 def action_keyboard(
     priv: PrivateSnapshot,
     tid: str,
-    lang: str,
+    lang: Lang,
     snap: TableSnapshot,
     screen: ActPress | None = None,
 ) -> InlineKeyboardMarkup:

@@ -12,9 +12,12 @@ from telegram.ext import ContextTypes
 from bot.engine.actions import Action, ActionKind
 from bot.engine.plays import Play
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import Act, Actor, ChatRef, Command, Join, PrivateSnapshot, Ready, SetAutoplay
+from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
+from ..bounded import USERS
 from .callback import ActPress
 from .context import Context, actor_of, user_lang
 from .ids import TID_RE
@@ -35,6 +38,8 @@ class PrivateChat:
     def __init__(self, ctx: Context, pub: Publisher) -> None:
         self.ctx = ctx
         self.pub = pub
+        # (table, player) -> the keyboard version their last accepted action came from.
+        self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -96,9 +101,7 @@ class PrivateChat:
             await self._anytime(query, press, key, actor, lang)
             return
         if press.version != priv.version:
-            # Made for an older state: change nothing, and bring the keyboard up to date.
-            await query.answer(t("stale", lang))
-            self.pub.touch_hand(key, uid)
+            await self._stale(query, press, key, uid, lang)
             return
         if press.op in NAVIGATION:
             markup = action_keyboard(priv, press.tid, lang, snap, screen=press)
@@ -124,10 +127,39 @@ class PrivateChat:
         reply = await manager.handle(
             Act(chat=chat, actor=actor, action=action, version=press.version)
         )
+        if reply.ok:
+            self._played[(key, uid)] = press.version
+            await self._replace_keyboard(query, key, uid, press.tid)
         await query.answer(reply_text(reply, lang))
 
+    async def _stale(
+        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang
+    ) -> None:
+        """Made for an older state: change nothing. A second tap on the keyboard this
+        player has just played from is a double tap, not a mistake: say it went through."""
+        if self._played.get((key, uid)) == press.version:
+            await query.answer(t("tg_already_played", lang))
+            return
+        await query.answer(t("stale", lang))
+        self.pub.touch_hand(key, uid)  # bring the keyboard up to date
+
+    async def _replace_keyboard(self, query: CallbackQuery, key: str, uid: str, tid: str) -> None:
+        """The action went through: its keyboard gives way at once to the new state's
+        (the new picture follows when rendered), so nothing stale stays pressable."""
+        priv = self.ctx.manager.private_snapshot(key, uid)
+        snap = self.ctx.manager.snapshot(key)
+        if priv is None or snap is None:
+            markup = None
+        else:
+            markup = action_keyboard(priv, tid, priv.lang, snap)
+        try:
+            await query.edit_message_reply_markup(markup)
+        except BadRequest as err:
+            if "not modified" not in err.message.lower():
+                log.info("could not replace a played keyboard: %s", err.message)
+
     async def _anytime(
-        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: str
+        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: Lang
     ) -> None:
         chat = ChatRef.from_key(key)
         if press.op == "h":

@@ -7,12 +7,15 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import assert_never
 
-from telegram import InputMediaPhoto
+from telegram import InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, Forbidden
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.table import (
     ChatRef,
     HandChanged,
@@ -21,11 +24,14 @@ from bot.table import (
     Notice,
     Out,
     PrivateNote,
+    PrivateSnapshot,
     TableChanged,
     TableSnapshot,
 )
+from bot.table.cache import BoundedDict
 from bot.table.describe import note_text, notice_text
 
+from ..bounded import CHATS, USERS, BoundedSet
 from .book import MessageRef
 from .context import Context
 from .keyboards import action_keyboard, link_keyboard, markup_key, table_keyboard
@@ -45,13 +51,38 @@ def _not_modified(err: BadRequest) -> bool:
     return "not modified" in err.message.lower()
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a table or hand message should show now."""
+
+    image: Hashable
+    caption: str
+    markup: InlineKeyboardMarkup | None
+
+    @property
+    def markup_key(self) -> Hashable:
+        return markup_key(self.markup)
+
+    def is_on(self, ref: MessageRef) -> bool:
+        return (ref.image, ref.caption, ref.markup) == (self.image, self.caption, self.markup_key)
+
+    def mark(self, ref: MessageRef) -> None:
+        ref.image, ref.caption, ref.markup = self.image, self.caption, self.markup_key
+
+    def ref(self, msg: Message, hand_no: int) -> MessageRef:
+        return MessageRef(
+            msg.chat.id, msg.message_id, hand_no, self.image, self.caption, self.markup_key
+        )
+
+
 class Publisher:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._repost: set[str] = set()
-        self._declare: dict[str, bool] = {}
-        self._blocked_told: set[tuple[str, str, int]] = set()
-        self._fresh: set[tuple[str, str]] = set()
+        # Per-table and per-player marks, bounded like every adapter cache.
+        self._repost: BoundedSet[str] = BoundedSet(CHATS)
+        self._declare: BoundedDict[str, bool] = BoundedDict(CHATS)
+        self._blocked_told: BoundedSet[tuple[str, str, int]] = BoundedSet(USERS)
+        self._fresh: BoundedSet[tuple[str, str]] = BoundedSet(USERS)
 
     # -- the manager's outputs -----------------------------------------------------------
     async def on_out(self, out: Out) -> None:
@@ -66,16 +97,8 @@ class Publisher:
                 if snap is not None:
                     self._declare_changed(snap)
                 self.touch_table(key)
-            case Notice(key="count_answer"):
-                self.ctx.say(chat, notice_text(out, lang), urgent=True)
-            case Notice(minor=False):
-                lines = self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES))
-                if out.key == "hand_started":
-                    lines.clear()  # the lobby's or the last hand's lines are done with
-                lines.append(notice_text(out, lang))
-                self.touch_table(key)
             case Notice():
-                pass  # plays and passes: the table image shows them
+                self._notice(out, lang)
             case HandFinished():
                 if snap is not None:
                     self._post_result(snap, out)
@@ -93,6 +116,17 @@ class Publisher:
                 self.touch_hand(key, user)
             case _:
                 assert_never(out)
+
+    def _notice(self, out: Notice, lang: Lang) -> None:
+        key = out.table
+        if out.key == "count_answer":
+            self.ctx.say(ChatRef.from_key(key), notice_text(out, lang), urgent=True)
+            return
+        if out.minor:
+            return  # plays and passes: the table image shows them
+        if out.key == "hand_started":
+            self.ctx.notices.pop(key)  # the lobby's or the last hand's lines are done with
+        self.table_line(key, notice_text(out, lang))
 
     def _declare_changed(self, snap: TableSnapshot) -> None:
         # Players with nothing to declare still hold a [准备好了] button while the
@@ -132,7 +166,10 @@ class Publisher:
     # -- the table message ---------------------------------------------------------------
     def table_line(self, key: str, text: str) -> None:
         """A short public line under the table picture (e.g. who sat down)."""
-        self.ctx.notices.setdefault(key, deque(maxlen=NOTICE_LINES)).append(text)
+        lines = self.ctx.notices.get(key)
+        if lines is None:
+            lines = self.ctx.notices[key] = deque(maxlen=NOTICE_LINES)
+        lines.append(text)
         self.touch_table(key)
 
     def touch_table(self, key: str, repost: bool = False) -> None:
@@ -152,55 +189,67 @@ class Publisher:
         if snap is None or tid is None:
             return False
         lang = snap.settings.lang
-        caption = table_caption(snap, list(ctx.notices.get(key, ())), lang)
         markup = table_keyboard(snap, tid, lang)
-        image = table_image_key(snap)
-        mk = markup_key(markup)
+        caption = table_caption(snap, list(ctx.notices.get(key) or ()), lang)
+        shown = Shown(table_image_key(snap), caption, markup)
         ref = ctx.book.table(key)
-        chat = ChatRef.from_key(key)
-        if ref is None or key in self._repost:
-            repost = key in self._repost
-            self._repost.discard(key)
-            png = await asyncio.to_thread(ctx.renderer.table, snap)
-            msg = await ctx.api.send_photo(
-                int(chat.chat_id),
-                png,
-                caption=caption,
-                reply_markup=markup,
-                message_thread_id=_thread(chat),
-                filename="table.png",
-            )
-            new = MessageRef(msg.chat.id, msg.message_id, snap.hand_no, image, caption, mk)
-            await ctx.book.set_table(key, new)
-            if ref is not None and repost:
+        repost = key in self._repost
+        self._repost.discard(key)
+        if ref is None or repost:
+            await self._post_table(snap, shown)
+            if ref is not None:
                 self._delete_later(ref)
             return True
-        if ref.image == image and ref.caption == caption and ref.markup == mk:
+        if shown.is_on(ref):
             return False
         try:
-            if ref.image != image:
-                png = await asyncio.to_thread(ctx.renderer.table, snap)
-                media = InputMediaPhoto(png, caption=caption, filename="table.png")
-                await ctx.api.edit_message_media(
-                    media, chat_id=ref.chat_id, message_id=ref.message_id, reply_markup=markup
+            await self._edit(ref, shown, lambda: ctx.renderer.table(snap), "table.png")
+        except BadRequest as err:
+            if not _gone(err):
+                raise
+            # Deleted by someone: the next run posts a fresh table message.
+            await ctx.book.set_table(key, None)
+            self.touch_table(key)
+        return True
+
+    async def _post_table(self, snap: TableSnapshot, shown: Shown) -> None:
+        ctx = self.ctx
+        chat = ChatRef.from_key(snap.key)
+        png = await asyncio.to_thread(ctx.renderer.table, snap)
+        msg = await ctx.api.send_photo(
+            int(chat.chat_id),
+            png,
+            caption=shown.caption,
+            reply_markup=shown.markup,
+            message_thread_id=_thread(chat),
+            filename="table.png",
+        )
+        await ctx.book.set_table(snap.key, shown.ref(msg, snap.hand_no))
+
+    async def _edit(
+        self, ref: MessageRef, shown: Shown, render: Callable[[], bytes], filename: str
+    ) -> None:
+        """Bring a message up to ``shown``: a new picture only when it changed (the
+        caption-only edit needs no rendering); "not modified" counts as done."""
+        api = self.ctx.api
+        try:
+            if ref.image != shown.image:
+                png = await asyncio.to_thread(render)
+                media = InputMediaPhoto(png, caption=shown.caption, filename=filename)
+                await api.edit_message_media(
+                    media, chat_id=ref.chat_id, message_id=ref.message_id, reply_markup=shown.markup
                 )
             else:
-                await ctx.api.edit_message_caption(
+                await api.edit_message_caption(
                     chat_id=ref.chat_id,
                     message_id=ref.message_id,
-                    caption=caption,
-                    reply_markup=markup,
+                    caption=shown.caption,
+                    reply_markup=shown.markup,
                 )
         except BadRequest as err:
-            if _gone(err):
-                # Deleted by someone: the next run posts a fresh table message.
-                await ctx.book.set_table(key, None)
-                self.touch_table(key)
-                return True
             if not _not_modified(err):
                 raise
-        ref.image, ref.caption, ref.markup = image, caption, mk
-        return True
+        shown.mark(ref)
 
     def _delete_later(self, ref: MessageRef) -> None:
         async def job() -> bool:
@@ -231,52 +280,40 @@ class Publisher:
         tid = ctx.ids.tid(key)
         if priv is None or snap is None or tid is None:
             return False
-        lang = priv.lang
-        caption = private_caption(priv, snap, lang)
-        markup = action_keyboard(priv, tid, lang, snap)
-        image = hand_image_key(priv)
-        mk = markup_key(markup)
+        markup = action_keyboard(priv, tid, priv.lang, snap)
+        shown = Shown(hand_image_key(priv), private_caption(priv, snap, priv.lang), markup)
         ref = ctx.book.hand(key, user)
         try:
             if ref is None or ref.hand_no != snap.hand_no or fresh:
-                png = await asyncio.to_thread(ctx.renderer.hand, priv, snap.names)
-                msg = await ctx.api.send_photo(
-                    int(user), png, caption=caption, reply_markup=markup, filename="hand.png"
-                )
-                ctx.dm_ok.add(user)
-                new = MessageRef(msg.chat.id, msg.message_id, snap.hand_no, image, caption, mk)
-                await ctx.book.set_hand(key, user, new)
+                await self._post_hand(priv, snap, shown)
                 if fresh and ref is not None and ref.hand_no == snap.hand_no:
                     self._delete_later(ref)  # the same hand, posted again lower down
                 return True
-            if ref.image == image and ref.caption == caption and ref.markup == mk:
+            if shown.is_on(ref):
                 return False
-            if ref.image != image:
-                png = await asyncio.to_thread(ctx.renderer.hand, priv, snap.names)
-                media = InputMediaPhoto(png, caption=caption, filename="hand.png")
-                await ctx.api.edit_message_media(
-                    media, chat_id=ref.chat_id, message_id=ref.message_id, reply_markup=markup
-                )
-            else:
-                await ctx.api.edit_message_caption(
-                    chat_id=ref.chat_id,
-                    message_id=ref.message_id,
-                    caption=caption,
-                    reply_markup=markup,
-                )
-            ref.image, ref.caption, ref.markup = image, caption, mk
+            await self._edit(ref, shown, lambda: ctx.renderer.hand(priv, snap.names), "hand.png")
         except Forbidden:
             ctx.dm_ok.discard(user)
             self._tell_group_blocked(snap, user)
         except BadRequest as err:
-            if _gone(err):
-                await ctx.book.set_hand(key, user, None)
-                self.touch_hand(key, user)
-            elif _not_modified(err) and ref is not None:
-                ref.image, ref.caption, ref.markup = image, caption, mk
-            else:
+            if not _gone(err):
                 raise
+            await ctx.book.set_hand(key, user, None)
+            self.touch_hand(key, user)
         return True
+
+    async def _post_hand(self, priv: PrivateSnapshot, snap: TableSnapshot, shown: Shown) -> None:
+        ctx = self.ctx
+        png = await asyncio.to_thread(ctx.renderer.hand, priv, snap.names)
+        msg = await ctx.api.send_photo(
+            int(priv.user_id),
+            png,
+            caption=shown.caption,
+            reply_markup=shown.markup,
+            filename="hand.png",
+        )
+        ctx.dm_ok.add(priv.user_id)
+        await ctx.book.set_hand(snap.key, priv.user_id, shown.ref(msg, snap.hand_no))
 
     def _retire_hand(self, key: str, user: str) -> None:
         """The player left mid-match: their hand message keeps its picture, loses its buttons."""

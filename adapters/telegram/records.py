@@ -23,18 +23,18 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot.i18n import t
+from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
 from bot.records.summary import frame_caption
 from bot.table import ChatRef
 from render.replay import replay_png
 
 from .callback import ReplayPress, encode
-from .context import Context, chat_of, user_lang
-from .group import GROUP_TYPES
+from .context import GROUP_TYPES, Context, user_lang
 
 log = logging.getLogger(__name__)
 
-ImageFn = Callable[[Opened, int, str], bytes]
+ImageFn = Callable[[Opened, int, Lang], bytes]
 CAPTION_MAX = 1024  # Telegram's caption limit
 EDIT_INTERVAL = 1.0  # seconds between two edits of one stepper (presses in between coalesce)
 
@@ -55,7 +55,7 @@ def stepper_keyboard(number: int, index: int, last: int) -> InlineKeyboardMarkup
     return InlineKeyboardMarkup([row])
 
 
-def stepper_caption(opened: Opened, index: int, lang: str) -> str:
+def stepper_caption(opened: Opened, index: int, lang: Lang) -> str:
     caption = frame_caption(opened.frames[index], opened.record.names, lang)
     return f"#{opened.number} · {caption}\n/why {opened.number} {index}"[:CAPTION_MAX]
 
@@ -70,31 +70,20 @@ class RecordChat:
         self.desk = RecordDesk(ctx.manager)
         self.image: ImageFn = image or replay_png
 
-    async def _where(self, update: Update) -> tuple[Message, str, ChatRef, str] | None:
-        message = update.effective_message
-        user = update.effective_user
-        if message is None or user is None:
-            return None
-        if message.chat.type not in GROUP_TYPES:
-            self.ctx.tell(str(user.id), t("tg_group_only", user_lang(user)))
-            return None
-        chat = chat_of(message)
-        return message, str(user.id), chat, await self.ctx.lang(chat)
-
     # -- /history ----------------------------------------------------------------------
     async def history(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, _uid, chat, lang = where
+        message, _user, chat, lang = where
         self.ctx.say(chat, await self.desk.history(chat, lang), reply_to=message.message_id)
 
     # -- /replay [id] ------------------------------------------------------------------
     async def replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, uid, chat, lang = where
+        message, user, chat, lang = where
         args = [a.lstrip("#") for a in context.args or []]
         if len(args) > 1 or (args and not args[0].isdigit()):
             self.ctx.say(chat, t("rec_bad_id", lang), reply_to=message.message_id)
@@ -103,9 +92,9 @@ class RecordChat:
         if isinstance(opened, Refused):
             self.ctx.say(chat, opened.text(lang), reply_to=message.message_id)
             return
-        self._post(chat, message.message_id, opened, uid, lang)
+        self._post(chat, message.message_id, opened, str(user.id), lang)
 
-    def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: str) -> None:
+    def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: Lang) -> None:
         chat_id = int(chat.chat_id)
         thread = int(chat.thread_id) if chat.thread_id else None
         summary = opened.summary(lang)
@@ -200,15 +189,15 @@ class RecordChat:
 
     # -- /why ----------------------------------------------------------------------------
     async def why(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        where = await self._where(update)
+        where = await self.ctx.group_call(update)
         if where is None:
             return
-        message, _uid, chat, lang = where
+        message, _user, chat, lang = where
         args = context.args or []
         answer = await self._why(message, chat, args, lang)
         self.ctx.say(chat, answer, reply_to=message.message_id)
 
-    async def _why(self, message: Message, chat: ChatRef, args: list[str], lang: str) -> str:
+    async def _why(self, message: Message, chat: ChatRef, args: list[str], lang: Lang) -> str:
         if args:
             parsed = parse_why_args([a.lstrip("#") for a in args])
             if parsed is None:

@@ -43,7 +43,7 @@ Job = Callable[[], Awaitable[bool]]
 
 GROUP_LIMIT = 20  # calls per group in any rolling minute (Telegram's documented figure)
 GROUP_WINDOW = 60.0
-GROUP_RESERVE = 2  # calls of each window kept for urgent messages
+GROUP_RESERVE = 1  # calls of each window kept for urgent messages
 # The table message's pace: the budget left after the reserve, spread over the window.
 GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
@@ -142,7 +142,27 @@ class Sender:
         """Run every job allowed now; return seconds until more work is allowed (None: idle)."""
         # Chats are independent: one slow upload must not hold up every other chat.
         await asyncio.gather(*(self._drain(lane) for lane in list(self._lanes.values())))
+        self._evict()
         return self._next_delay()
+
+    def _evict(self) -> None:
+        """Forget lanes with nothing to do and nothing to remember: no queued work, no
+        pause, no edit still inside its interval and, in a group, no call left in the
+        budget's window. So per-chat state does not grow with every chat ever written to."""
+        now = self.clock.now()
+        for chat_id, lane in list(self._lanes.items()):
+            if lane.busy() or lane.blocked_until > now:
+                continue
+            if any(s.last + s.interval > now for s in lane.slots.values()):
+                continue
+            if lane.limited and self.budget.used(chat_id):
+                continue
+            del self._lanes[chat_id]
+            self.budget.forget(chat_id)
+
+    def lanes(self) -> int:
+        """Chats with state in memory (for tests of the eviction)."""
+        return len(self._lanes)
 
     def _allows(self, lane: _Lane, reserve: int) -> bool:
         return not lane.limited or self.budget.allows(lane.chat_id, reserve)

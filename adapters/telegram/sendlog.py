@@ -21,12 +21,7 @@ class TableMetaMemory:
         self.manager = manager
 
     def _keys(self, chat: Hashable) -> list[str]:
-        out = []
-        for key, table in list(self.manager.tables.items()):
-            ref = ChatRef.from_key(key) if key.startswith("tg:") else None
-            if ref is not None and ref.chat_id == str(chat) and table.live():
-                out.append(key)
-        return out
+        return self.manager.live_keys(ChatRef("tg", str(chat), None).key)
 
     def load(self, chat: Hashable) -> Sequence[float]:
         # Each table of the chat holds the whole list (possibly an older copy): merge

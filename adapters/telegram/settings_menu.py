@@ -17,6 +17,7 @@ from bot.ai.levels import LEVELS
 from bot.engine.errors import GoujiError
 from bot.engine.rules import PRESET_NAMES, switch_names
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.present.schema import SettingValue, schema, spec_of
 from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
 from bot.table.describe import reply_text
@@ -29,7 +30,6 @@ from .info import changes_text, rules_text
 log = logging.getLogger(__name__)
 
 PER_PAGE = 8
-PRIVATE_MENUS = 2000  # private menus remembered (oldest forgotten first)
 NUMBER_OPS = {"T": "turn_seconds", "M": "match_hands", "G": "target_score"}
 Screen = tuple[str, InlineKeyboardMarkup | None]
 
@@ -39,7 +39,7 @@ def menu_values(name: str) -> tuple[SettingValue, ...]:
     return spec.menu_values if spec is not None else ()
 
 
-def value_label(value: SettingValue, lang: str) -> str:
+def value_label(value: SettingValue, lang: Lang) -> str:
     if isinstance(value, bool):
         return t("tg_on" if value else "tg_off", lang)
     if isinstance(value, tuple | list):
@@ -51,6 +51,11 @@ def _b(text: str, op: str, *args: object) -> InlineKeyboardButton:
     return InlineKeyboardButton(
         text, callback_data=encode(SettingsPress(op, tuple(map(str, args))))
     )
+
+
+def _value(name: str, shown: str, lang: Lang, op: str, *args: object) -> InlineKeyboardButton:
+    """A home-screen button "setting: value" that opens (or flips) that setting."""
+    return _b(t("tg_set_value", lang, name=t("set_" + name, lang), v=shown), op, *args)
 
 
 def _mark(text: str, current: bool) -> str:
@@ -75,38 +80,16 @@ class SettingsMenu:
         )
         hands = str(s.match_hands) if s.match_hands else t("tg_no_limit", lang)
         target = str(s.target_score) if s.target_score else t("tg_no_limit", lang)
+        next_level = LEVELS[(LEVELS.index(s.ai_level) + 1) % len(LEVELS)]
         rows = [
             [_b(t("tg_set_preset", lang, v=preset_name(s.preset, lang)), "P")],
             [_b(t("tg_set_switches", lang), "L", 0)],
+            [_value("turn_seconds", seconds, lang, "T"), _value("match_hands", hands, lang, "M")],
             [
-                _b(t("tg_set_value", lang, name=t("set_turn_seconds", lang), v=seconds), "T"),
-                _b(t("tg_set_value", lang, name=t("set_match_hands", lang), v=hands), "M"),
+                _value("target_score", target, lang, "G"),
+                _value("ai_fill", value_label(s.ai_fill, lang), lang, "a", 0 if s.ai_fill else 1),
             ],
-            [
-                _b(t("tg_set_value", lang, name=t("set_target_score", lang), v=target), "G"),
-                _b(
-                    t(
-                        "tg_set_value",
-                        lang,
-                        name=t("set_ai_fill", lang),
-                        v=value_label(s.ai_fill, lang),
-                    ),
-                    "a",
-                    0 if s.ai_fill else 1,
-                ),
-            ],
-            [
-                _b(
-                    t(
-                        "tg_set_value",
-                        lang,
-                        name=t("set_ai_level", lang),
-                        v=t("ai_level_" + s.ai_level, lang),
-                    ),
-                    "A",
-                    LEVELS[(LEVELS.index(s.ai_level) + 1) % len(LEVELS)],
-                )
-            ],
+            [_value("ai_level", t("ai_level_" + s.ai_level, lang), lang, "A", next_level)],
             [
                 _b(t("tg_set_lang", lang), "l", "en" if lang == "zh" else "zh"),
                 _b(t("tg_set_done", lang), "x"),
@@ -200,10 +183,7 @@ class SettingsMenu:
 
         async def job() -> bool:
             msg = await ctx.api.send_message(user_id, text, reply_markup=markup)
-            menus = ctx.private_menus
-            menus[(user_id, msg.message_id)] = chat
-            while len(menus) > PRIVATE_MENUS:
-                menus.pop(next(iter(menus)))  # the oldest: long closed, most likely
+            ctx.private_menus[(user_id, msg.message_id)] = chat
             return True
 
         ctx.sender.post(user_id, job)

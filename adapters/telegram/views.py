@@ -11,15 +11,17 @@ from collections.abc import Hashable, Sequence
 from typing import Protocol
 
 from bot.engine.cards import EMPTY, NOTATION, Counts, parse
+from bot.engine.rules import PresetName
 from bot.engine.state import HandResult, Phase, SeatStatus
 from bot.engine.views import PublicView, SeatPublic
 from bot.i18n import preset_name, t
+from bot.i18n.catalogue import Lang
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
 _JOKERS = {"zh": ("小王", "大王"), "en": ("SJ", "BJ")}
 
 
-def _symbol(index: int, lang: str) -> str:
+def _symbol(index: int, lang: Lang) -> str:
     ch = NOTATION[index]
     if ch == "T":
         return "10"
@@ -29,7 +31,7 @@ def _symbol(index: int, lang: str) -> str:
     return ch
 
 
-def cards_text(counts: Sequence[int], lang: str, high_first: bool = False) -> str:
+def cards_text(counts: Sequence[int], lang: Lang, high_first: bool = False) -> str:
     """``888 22 小王``; long runs as ``10×5``, so a label stays readable on a phone."""
     order = range(len(counts) - 1, -1, -1) if high_first else range(len(counts))
     parts = []
@@ -47,11 +49,11 @@ def cards_text(counts: Sequence[int], lang: str, high_first: bool = False) -> st
     return " ".join(parts)
 
 
-def notation_text(notation: str, lang: str) -> str:
+def notation_text(notation: str, lang: Lang) -> str:
     return cards_text(parse(notation), lang)
 
 
-def rank_label(base: int, lang: str) -> str:
+def rank_label(base: int, lang: Lang) -> str:
     if base == 0:
         return t("tg_jokers", lang)
     if base == 15:
@@ -64,7 +66,7 @@ def team_of(seat: int) -> str:
 
 
 # -- group -----------------------------------------------------------------------------
-def table_caption(snap: TableSnapshot, notices: Sequence[str], lang: str) -> str:
+def table_caption(snap: TableSnapshot, notices: Sequence[str], lang: Lang) -> str:
     preset = preset_name(snap.settings.preset, lang)
     if snap.status is TableStatus.LOBBY:
         taken = sum(1 for s in snap.seats if s is not None)
@@ -78,7 +80,7 @@ def table_caption(snap: TableSnapshot, notices: Sequence[str], lang: str) -> str
     return "\n".join(line for line in lines if line)[:1000]
 
 
-def _status_line(snap: TableSnapshot, lang: str) -> str:
+def _status_line(snap: TableSnapshot, lang: Lang) -> str:
     if snap.status is TableStatus.FINISHED:
         return t("tg_cap_finished", lang)
     if snap.status is TableStatus.BETWEEN:
@@ -134,7 +136,7 @@ def lobby_view(snap: TableSnapshot) -> PublicView:
     )
 
 
-def seat_names(snap: TableSnapshot, lang: str) -> tuple[str, ...]:
+def seat_names(snap: TableSnapshot, lang: Lang) -> tuple[str, ...]:
     empty = "（空位）" if lang != "en" else "(empty)"
     return tuple(line.name if line else empty for line in snap.seats)
 
@@ -157,11 +159,11 @@ def table_image_key(snap: TableSnapshot) -> Hashable:
 
 
 # -- private ---------------------------------------------------------------------------
-def hand_text(hand: Counts, lang: str) -> str:
+def hand_text(hand: Counts, lang: Lang) -> str:
     return t("tg_hand_line", lang, n=sum(hand), cards=cards_text(hand, lang, high_first=True))
 
 
-def private_caption(priv: PrivateSnapshot, snap: TableSnapshot, lang: str) -> str:
+def private_caption(priv: PrivateSnapshot, snap: TableSnapshot, lang: Lang) -> str:
     pub = priv.view.public
     lines = [
         t("tg_you_are", lang, hand_no=max(1, snap.hand_no), seat=priv.seat, team=team_of(priv.seat))
@@ -177,7 +179,7 @@ def private_caption(priv: PrivateSnapshot, snap: TableSnapshot, lang: str) -> st
     return "\n".join(lines)[:1000]
 
 
-def _role_line(priv: PrivateSnapshot, snap: TableSnapshot, lang: str) -> str:
+def _role_line(priv: PrivateSnapshot, snap: TableSnapshot, lang: Lang) -> str:
     pub = priv.view.public
     if priv.autoplay:
         return t("tg_role_auto", lang)
@@ -220,9 +222,9 @@ class Renderer(Protocol):
         result: HandResult,
         names: Sequence[str],
         totals: tuple[int, int],
-        lang: str,
+        lang: Lang,
         hand_no: int,
-        preset: str,
+        preset: PresetName,
         sweep_multiplier: int | None,
     ) -> bytes: ...
 
@@ -261,9 +263,9 @@ class PillowRenderer:
         result: HandResult,
         names: Sequence[str],
         totals: tuple[int, int],
-        lang: str,
+        lang: Lang,
         hand_no: int,
-        preset: str,
+        preset: PresetName,
         sweep_multiplier: int | None,
     ) -> bytes:
         from render import result_png

@@ -1,54 +1,67 @@
 """The ``expert`` level: determinized playouts on top of ``normal``.
 
-For a decision with more than one sensible option it
+For a decision where the choice matters — answering an opponent (play, pass or 让), a
+lead, a burn — it
 
-1. deals the cards it cannot see (``Seen.outstanding``) to the other seats at random,
-   consistent with what the seat has seen: the card counts its view shows (or the even
-   share ``hidden_sizes`` guesses), the cards already played, its own hand, and the
-   passes of the current trick (a seat that passed an opponent's play is dealt, when the
-   deal allows it, a hand that cannot beat that play: soft evidence, since a pass can be
-   strategic);
-2. tries each candidate (normal's choice, passing or 让, and the next-cheapest plays or
-   burns) on that same deal and plays the hand out with the fast rules of ``rollout``
-   at every seat (``NormalPolicy`` itself is too slow for dozens of playouts a second);
-3. keeps the candidate whose playouts gave its team the best mean place points.
+1. lists a few candidates: normal's choice first, then passing or 让, and the cheapest
+   alternatives by normal's cost (one per rank and size);
+2. deals the cards it cannot see to the other seats at random, consistently with what
+   the seat has seen (``deal``: the exact outstanding cards, the counts its view shows or
+   the shares its public history implies, and the caps its opponents' passes imply);
+3. plays every candidate on the same deals (common random numbers) to the end of the
+   hand with the fast rules of ``rollout`` — ``normal``'s cost model on raw counts —
+   at every seat, and scores the hand for the seat's team: a win (its finish places
+   outscore the other team's) counts 1, a tie ½, plus a twelfth of the place points;
+4. keeps normal's choice unless an alternative did better on the same deals by more
+   than the noise (``margin`` and ``z`` standard errors of the paired differences).
+
+Decisions without a real choice (a teammate on top, 还贡, 革命, 明点) are normal's.
 
 The search sees only the seat's own view: ``decide`` hands it ``masked_state`` — the
 public table with every other hand emptied — never the real hands.
 
-Budget: ``playouts`` (total over all candidates) makes the decision deterministic for a
-given rng seed. ``max_seconds`` is a safety net only: when a slow machine reaches it, the
-search stops after the current deal and decides from the deals finished so far, so a
-decision cut short by the clock may differ from an uncut one.
+Budget: ``work`` — playouts times the cards still in the hands, shared by the candidates
+(at least ``MIN_DEALS`` deals each) — makes the decision deterministic for a given rng
+seed and about as long early in the hand (long playouts, few deals) as late (many).
+``max_seconds`` is a safety net only: when a slow machine reaches it, the search stops
+after the current deal and decides from the deals finished so far, so a decision cut
+short by the clock may differ from an uncut one.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import EMPTY, NUM_RANKS, Counts
+from ..engine.cards import EMPTY
 from ..engine.errors import GoujiError
 from ..engine.game import apply
-from ..engine.movegen import gen_answers
-from ..engine.plays import Play
 from ..engine.rules import Rules
-from ..engine.state import SEATS, HandState, Mark, same_team
+from ..engine.state import HandState, same_team
 from ..engine.views import SeatView
 from .base import Policy
+from .deal import deal, hand_sizes, pass_caps
 from .hand import play_of
 from .normal import NormalPolicy
 from .rollout import rollout
-from .tracking import Seen, hidden_sizes
 
-SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落) the search maximises
-DEFAULT_PLAYOUTS = 48
-DEFAULT_SECONDS = 1.5
-MAX_CANDIDATES = 3
-DEFAULT_MARGIN = 1.0  # mean team place points (x2) an alternative must gain over normal's
-DEAL_TRIES = 8  # redeals tried to honour the passes of the current trick
+SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
+# The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
+# playout's length is about proportional to those cards, plus a fixed part (the deal, the
+# candidate's move). 8,000 is at most ~0.7 s on one idle core of the reference machine at
+# every stage of the hand: ~32 playouts at the start, ~130 near the end. A search stops
+# early, after any MIN_DEALS deals, once no alternative may still beat normal's choice.
+DEFAULT_WORK = 8_000
+PLAYOUT_FIXED = 40
+MIN_DEALS = 6
+MAX_DEALS = 64
+DEFAULT_SECONDS = 1.4
+MAX_CANDIDATES = 4
+DEFAULT_MARGIN = 0.02  # mean score per deal an alternative must gain over normal's …
+DEFAULT_Z = 1.5  # … and this many standard errors of the paired differences
 
 
 class ExpertPolicy:
@@ -57,14 +70,18 @@ class ExpertPolicy:
     def __init__(
         self,
         rules: Rules | None = None,
-        playouts: int = DEFAULT_PLAYOUTS,
+        work: int = DEFAULT_WORK,
+        playouts: int | None = None,
         max_seconds: float = DEFAULT_SECONDS,
         margin: float = DEFAULT_MARGIN,
+        z: float = DEFAULT_Z,
     ) -> None:
-        self.margin = margin
         self.rules = rules
-        self.playouts = playouts
+        self.work = work
+        self.playouts = playouts  # a fixed number of playouts instead of ``work``
         self.max_seconds = max_seconds
+        self.margin = margin
+        self.z = z
         self.normal = NormalPolicy(rules)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
 
@@ -79,107 +96,103 @@ class ExpertPolicy:
         """Decide with playouts; ``public`` is ``masked_state`` for this seat."""
         base = self.normal.choose(view, legal, rng)
         cands = self.candidates(view, legal, base)
-        if len(cands) < 2 or self.playouts < len(cands):
+        budget = self.work if self.playouts is None else self.playouts
+        if len(cands) < 2 or budget < len(cands):
             return base
-        seed = rng.getrandbits(64)
-        deals = max(1, self.playouts // len(cands))
-        totals = [0.0] * len(cands)
-        finished = 0
-        start = time.perf_counter()
-        for d in range(deals):
-            deal_rng = random.Random(seed + d)
-            state = self.determinize(view, public, deal_rng)
-            for i, cand in enumerate(cands):
-                totals[i] += self._playout(state, view.seat, cand, deal_rng.getrandbits(32))
-            finished += 1
-            if time.perf_counter() - start > self.max_seconds:
-                break  # the safety net: decide from the deals finished so far
-        # Normal's choice stands unless an alternative did clearly better on the same deals:
-        # a handful of playouts is noisy, and noise alone should not overrule the rules.
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-        if totals[best] - totals[0] <= self.margin * finished:
-            return cands[0]
-        return cands[best]
+        scores = self.evaluate(view, public, cands, rng.getrandbits(64))
+        return cands[self.pick(scores)]
 
     # -- candidates -------------------------------------------------------------------
     def candidates(
         self, view: SeatView, legal: Sequence[Action], base: Action | None
     ) -> list[Action | None]:
         """Normal's choice first, then the alternatives worth a playout."""
-        rules = self.rules or view.public.rules
         kinds = {a.kind for a in legal}
+        if kinds & {ActionKind.RETURN_TRIBUTE, ActionKind.REVOLT}:
+            return [base]  # 还贡 and 革命 are left to the rules of thumb
+        pub = view.public
+        if pub.to_act != view.seat:
+            if ActionKind.BURN not in kinds:
+                return [base]  # 明点 or waiving 够死级 plays
+            return self._more([base, None], legal, ActionKind.BURN, view)
+        if pub.top_seat is not None and not pub.leading and same_team(pub.top_seat, view.seat):
+            return [base]  # a teammate's play: normal passes unless it ends our hand
         out: list[Action | None] = [base]
-        if ActionKind.RETURN_TRIBUTE in kinds or ActionKind.REVOLT in kinds:
-            return out  # 还贡 and 革命 are left to the rules of thumb
-        if ActionKind.DECLARE_POINT in kinds and view.public.to_act != view.seat:
-            return out
-        if view.public.to_act == view.seat:
-            for kind in (ActionKind.PASS, ActionKind.RANG):
-                a = next((x for x in legal if x.kind is kind), None)
-                if a is not None and a not in out:
-                    out.append(a)
-            pool = [a for a in legal if a.kind is ActionKind.PLAY]
-        else:
-            if None not in out:
-                out.append(None)  # a burn window: declining is a candidate
-            pool = [a for a in legal if a.kind is ActionKind.BURN]
+        for kind in (ActionKind.PASS, ActionKind.RANG):
+            a = next((x for x in legal if x.kind is kind), None)
+            if a is not None and a not in out:
+                out.append(a)
+        return self._more(out, legal, ActionKind.PLAY, view)
+
+    def _more(
+        self, out: list[Action | None], legal: Sequence[Action], kind: ActionKind, view: SeatView
+    ) -> list[Action | None]:
+        """Add the cheapest plays of ``kind`` by normal's cost, one per rank and size."""
+        rules = self.rules or view.public.rules
         hand = view.hand
+        pool = [a for a in legal if a.kind is kind]
         ranked = sorted(
-            pool,
-            key=lambda a: self.normal.cost(play_of(a.cards or EMPTY), hand, rules),
+            pool, key=lambda a: self.normal.cost(play_of(a.cards or EMPTY), hand, rules)
         )
-        seen_shapes: set[tuple[int, int]] = set()
+        shapes = {_shape(a) for a in out if a is not None and a.cards is not None}
         for a in ranked:
             if len(out) >= MAX_CANDIDATES:
                 break
-            p = play_of(a.cards or EMPTY)
-            shape = (p.base, p.size)  # one variant per rank and size: the cheapest
-            if a in out or shape in seen_shapes:
+            if a in out or _shape(a) in shapes:
                 continue
-            seen_shapes.add(shape)
+            shapes.add(_shape(a))
             out.append(a)
         return out
 
-    # -- determinization --------------------------------------------------------------
-    def determinize(self, view: SeatView, public: HandState, rng: random.Random) -> HandState:
-        """A full state: the hidden cards dealt to the other seats, consistent with the view."""
-        sizes = hidden_sizes(view)
-        pool: list[int] = []
-        for i, n in enumerate(Seen.of(view).outstanding):
-            pool.extend([i] * n)
-        others = [s for s in SEATS if s != view.seat and sizes[s - 1]]
-        # Soft evidence: seats that passed an opponent's play on top (this trick).
-        avoid: dict[int, Play] = {}
-        top = public.top_play
-        if top is not None and public.top_seat is not None:
-            for s in others:
-                if public.trick_marks[s - 1] is Mark.PASS and not same_team(s, public.top_seat):
-                    avoid[s] = top
-        hands: list[Counts] = []
-        for _ in range(DEAL_TRIES):
-            rng.shuffle(pool)
-            hands = self._split(view, pool, sizes, others)
-            rules = public.rules
-            if all(not gen_answers(hands[s - 1], p, rules) for s, p in avoid.items()):
-                break
-        return public._replace(hands=tuple(hands))
-
-    @staticmethod
-    def _split(
-        view: SeatView, pool: list[int], sizes: list[int], others: list[int]
-    ) -> list[Counts]:
-        hands: list[Counts] = [EMPTY] * 6
-        hands[view.seat - 1] = tuple(view.hand)
-        k = 0
-        for s in others:
-            c = [0] * NUM_RANKS
-            for i in pool[k : k + sizes[s - 1]]:
-                c[i] += 1
-            k += sizes[s - 1]
-            hands[s - 1] = tuple(c)
-        return hands
-
     # -- playouts ---------------------------------------------------------------------
+    def determinize(self, view: SeatView, public: HandState, rng: random.Random) -> HandState:
+        """One full state consistent with the view (see ``deal``)."""
+        return public._replace(hands=deal(view, hand_sizes(view), pass_caps(view), rng))
+
+    def evaluate(
+        self, view: SeatView, public: HandState, cands: Sequence[Action | None], seed: int
+    ) -> list[list[float]]:
+        """Each candidate's playout scores, deal by deal (the same deals for all)."""
+        sizes = hand_sizes(view)
+        caps = pass_caps(view)
+        deals = self.deals(sum(sizes), len(cands))
+        scores: list[list[float]] = [[] for _ in cands]
+        start = time.perf_counter()
+        for d in range(deals):
+            deal_rng = random.Random(seed + d)
+            state = public._replace(hands=deal(view, sizes, caps, deal_rng))
+            for i, cand in enumerate(cands):
+                scores[i].append(self._playout(state, view.seat, cand, deal_rng.getrandbits(32)))
+            if (d + 1) % MIN_DEALS == 0 and not self.contested(scores):
+                break  # no alternative can still beat normal's choice: stop early
+            if time.perf_counter() - start > self.max_seconds:
+                break  # the safety net: decide from the deals finished so far
+        return scores
+
+    def deals(self, cards: int, cands: int) -> int:
+        """Deals for a decision with ``cards`` in the hands and ``cands`` candidates."""
+        if self.playouts is not None:
+            return max(1, self.playouts // cands)
+        return min(MAX_DEALS, max(MIN_DEALS, self.work // ((cards + PLAYOUT_FIXED) * cands)))
+
+    def pick(self, scores: Sequence[Sequence[float]]) -> int:
+        """Normal's choice (index 0) unless another did clearly better on the same deals."""
+        n = len(scores[0])
+        means = [sum(s) / n for s in scores]
+        best = max(range(len(scores)), key=lambda i: (means[i], -i))
+        if best == 0:
+            return 0
+        gain, se = _paired(scores[best], scores[0])
+        return best if gain > self.margin + self.z * se else 0
+
+    def contested(self, scores: Sequence[Sequence[float]]) -> bool:
+        """Whether some alternative may still beat normal's choice by the margin."""
+        for alt in scores[1:]:
+            gain, se = _paired(alt, scores[0])
+            if gain + self.z * se > self.margin:
+                return True
+        return False
+
     def _playout(self, state: HandState, seat: int, cand: Action | None, seed: int) -> float:
         if cand is not None:
             try:
@@ -188,6 +201,21 @@ class ExpertPolicy:
                 return -1e9  # not legal in this deal (cannot happen for own-hand moves)
         res = rollout(state, random.Random(seed)).result
         if res is None or res.voided:
-            return 0.0
+            return 0.5
         mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if same_team(s, seat))
-        return float(2 * mine)  # the other team's place points are 0 - mine
+        win = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+        return win + mine / 12
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences a - b (same deals)."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    gain = sum(diffs) / n
+    var = sum((x - gain) ** 2 for x in diffs) / max(1, n - 1)
+    return gain, math.sqrt(var / n)
+
+
+def _shape(a: Action) -> tuple[int, int]:
+    p = play_of(a.cards or EMPTY)
+    return (p.base, p.size)

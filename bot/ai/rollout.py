@@ -1,43 +1,184 @@
-"""A fast rollout: plays a (determinized) hand to its end with cheap rules of thumb.
+"""A fast rollout: plays a (determinized) hand to its end with ``normal``'s judgement, cheaply.
 
 The expert's playouts need thousands of moves a second, so this loop skips the view and
 the full legal list: it proposes one move from the raw counts and lets ``apply`` judge
 it, falling back to the engine's legal plays only when the proposal is refused (点四,
-憋三, a burner's joker rule …). Nobody burns, 让s, revolts or declares in a rollout.
+憋三, who may answer a 够级牌, a burner's joker rule …). Nobody burns, 让s, revolts or
+declares in a rollout.
 
-The rules: lead the lowest whole plain set (everything when one play empties the hand);
-pass on a teammate; answer an opponent with the lowest whole plain set that beats it,
-else a split set of 9 or below, else — against the opposite's 够级牌 or a nearly-out
-opponent, or to go out — the cheapest legal answer; otherwise pass.
+The proposal follows ``NormalPolicy``'s cost model (costs in rank steps: a 2 costs 5, a
+small joker 9, a big one 12; splitting a rank 3, breaking a 够级-sized set 4 more) so
+that a playout plays the way the table's ``normal`` seats do:
+
+- **lead**: everything when one play empties the hand; under 憋三 the play before the
+  3s; otherwise the whole plain set with the best score — low and big (a set bigger than
+  a short opponent's hand, the size of a short teammate's), never one the next opponent
+  could go out on;
+- **answer**: never over a teammate; against an opponent the cheapest answer (a whole
+  set, a split set, 贴钱 with 2s, 2s alone, jokers only where a ``normal`` seat would
+  fire them), taken when its cost is within the limit: 20 for an ordinary play, 26 for
+  the opposite's 够级牌, 40 against a seat about to go out or when the answer nearly
+  ends the hand.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS
+from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, NUM_RANKS
 from ..engine.errors import GoujiError
 from ..engine.game import apply, legal_plays
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play
-from ..engine.state import HandState, Phase, opp, same_team
+from ..engine.movegen import gen_answers
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
+from ..engine.rules import Rules
+from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
 
 MAX_STEPS = 4000
 NEAR_OUT = 4
+LATE = 8  # a hand this short plays its 2s as high cards
+ANSWER_PLAIN = 20.0
+ANSWER_GOUJI = 26.0
+ANSWER_URGENT = 40.0
+TAKES_TRICK = 4.0  # the other two opponents passed: the answer likely wins the trick
+SPEND_GOUJI = 3.0
+HOARD_JOKER = 8.0
+KEEP_LAST = 35.0
+BLOCK = 8.0
+FEED = 6.0
 _PASS = Action(ActionKind.PASS)
 
 
-def _cost(p: Play, hand: tuple[int, ...]) -> float:
+# -- costs ----------------------------------------------------------------------------
+def _groups(hand: Sequence[int]) -> int:
+    """Plays the hand needs: one per rank 3 … A; 2s and jokers alone make one more."""
+    g = sum(1 for i in range(12) if hand[i])
+    return g if g or not (hand[I_TWO] or hand[I_SMALL] or hand[I_BIG]) else 1
+
+
+Units = tuple[float, float, float]
+
+
+def _unit_costs(hand: Sequence[int]) -> Units:
+    """(2, small joker, big joker) costs for this hand, as ``normal`` prices them."""
+    jok = hand[I_SMALL] + hand[I_BIG]
+    if jok + hand[I_TWO] * 0.5 >= _groups(hand) - 1:
+        return 4.0, 9.0 * 0.4, 12.0 * 0.4  # they outnumber the groups: just the way out
+    return (4.0 if sum(hand) <= LATE else 5.0), 9.0, 12.0
+
+
+def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None) -> float:
+    """How much of the hand's strength a play spends (``NormalPolicy.cost``, abridged)."""
+    two, small, big = units or _unit_costs(hand)
     if p.base == JOKERS_BASE:
-        rank = 16.0
+        rank = 4.0
     elif p.base == TWOS_BASE:
-        rank = 12.0 + 5 * p.n
+        rank = 12.0 + two * (p.n - 1)
     else:
-        rank = float(p.base - 3) + (5.0 if p.n < hand[p.base - 3] else 0.0)
-    return rank + 5 * p.twos + 9 * p.small + 12 * p.big
+        rank = float(p.base - 3)
+        held = hand[p.base - 3]
+        if p.n < held:
+            rank += 3.0
+            if is_gouji(Play(p.base, held), rules) and not is_gouji(
+                Play(p.base, held - p.n), rules
+            ):
+                rank += 4.0
+    return rank + two * p.twos + small * p.small + big * p.big
 
 
-def _whole(hand: tuple[int, ...]) -> Play | None:
+def _keep_for_threes(p: Play, hand: Sequence[int], rules: Rules) -> float:
+    """Under 憋三 the best card left guards the play before the 3s."""
+    if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
+        return 0.0
+    if hand[I_BIG]:
+        return KEEP_LAST if p.big >= hand[I_BIG] else 0.0
+    if hand[I_SMALL]:
+        return KEEP_LAST if p.small >= hand[I_SMALL] else 0.0
+    return 0.0
+
+
+def _answer_cost(p: Play, hand: Sequence[int], rules: Rules, units: Units, flags: int) -> float:
+    """Normal's price of an answer; ``flags``: 1 = a 够级 duel, 2 = an opponent nearly out."""
+    c = cost(p, hand, rules, units)
+    if rules.bie_san:
+        c += _keep_for_threes(p, hand, rules)
+    if flags & 1:
+        return c
+    if 0 < p.base < TWOS_BASE and not p.jokers and is_gouji(Play(p.base, p.n, p.twos), rules):
+        c += SPEND_GOUJI  # a whole 够级-sized set thrown at an ordinary play
+    if p.base == JOKERS_BASE and not flags & 2 and units[1] == 9.0:
+        c += HOARD_JOKER  # a lone joker fired at an ordinary play
+    return c
+
+
+# -- answers --------------------------------------------------------------------------
+def _plain_answers(hand: Sequence[int], top: Play, rules: Rules) -> list[Play]:
+    """The joker-free answers to a plain top: per rank its cheapest form, and 2s alone."""
+    n = top.size
+    twos = hand[I_TWO] if rules.tie_qian else 0
+    out: list[Play] = []
+    for r in range(top.base + 1, 15):
+        c = hand[r - 3]
+        if not c:
+            continue
+        if c >= n:
+            out.append(Play(r, n))
+        elif c + twos >= n:
+            out.append(Play(r, c, n - c))
+    if top.base < TWOS_BASE and hand[I_TWO] >= n:
+        out.append(Play(TWOS_BASE, n))
+    return out
+
+
+def _joker_answers(hand: Sequence[int], top: Play, rules: Rules) -> list[Play]:
+    if not (hand[I_SMALL] or hand[I_BIG]):
+        return []
+    if not top.jokers and top.base != JOKERS_BASE:
+        return [p for p in gen_answers(hand, top, rules) if p.jokers]
+    return gen_answers(hand, top, rules)
+
+
+def _limit(state: HandState, seat: int, duel: bool, urgent: bool) -> float:
+    if urgent:
+        return ANSWER_URGENT
+    if duel:
+        return ANSWER_GOUJI
+    marks = state.trick_marks
+    if all(
+        marks[s - 1] is Mark.PASS or state.status[s - 1] is not SeatStatus.PLAYING
+        for s in (down(seat), up(seat))
+    ):
+        return ANSWER_PLAIN + TAKES_TRICK
+    return ANSWER_PLAIN
+
+
+def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
+    hand = state.hands[seat - 1]
+    if top.size == sum(hand) and (out := _whole(hand)) is not None:
+        return Action.play(out)  # our last cards, if they beat it (``apply`` judges)
+    rules = state.rules
+    units = _unit_costs(hand)
+    duel = state.top_gouji and (top_seat == opp(seat) or state.headless(seat))
+    urgent = 0 < sum(state.hands[top_seat - 1]) <= NEAR_OUT
+    flags = duel | (urgent << 1)
+    plays = _plain_answers(hand, top, rules) if not top.jokers and top.base else []
+    best = min(plays, key=lambda p: _answer_cost(p, hand, rules, units, flags), default=None)
+    price = _answer_cost(best, hand, rules, units, flags) if best is not None else 1e9
+    if price > units[1]:  # a joker answer could be cheaper (it costs at least a joker)
+        for p in _joker_answers(hand, top, rules):
+            c = _answer_cost(p, hand, rules, units, flags)
+            if c < price or p.size == sum(hand):
+                best, price = p, c
+    if best is None:
+        return _PASS
+    rest = [h - c for h, c in zip(hand, best.counts(), strict=True)]
+    limit = ANSWER_URGENT if _groups(rest) <= 1 else _limit(state, seat, duel, urgent)
+    return Action.play(best) if price <= limit else _PASS
+
+
+# -- leads ----------------------------------------------------------------------------
+def _whole(hand: Sequence[int]) -> Play | None:
     """The single play that empties the hand, if there is one."""
     ranks = [i for i in range(12) if hand[i]]
     if len(ranks) > 1:
@@ -50,42 +191,80 @@ def _whole(hand: tuple[int, ...]) -> Play | None:
     return Play(JOKERS_BASE, 0, 0, hand[I_SMALL], hand[I_BIG])
 
 
-def _proposal(state: HandState, seat: int) -> Action:
+def _short(state: HandState, seat: int, mates: bool) -> int | None:
+    """The smallest hand (≤ 10 cards, what 报户 would tell) among opponents or teammates."""
+    sizes = [
+        n
+        for s in range(1, 7)
+        if s != seat
+        and same_team(s, seat) == mates
+        and state.status[s - 1] is SeatStatus.PLAYING
+        and 0 < (n := sum(state.hands[s - 1])) <= 10
+    ]
+    return min(sizes, default=None)
+
+
+def _lead_sets(state: HandState, seat: int) -> list[Play]:
+    """The whole plain sets the seat may lead (not its 3s under 憋三, nor unopened 4s)."""
     hand = state.hands[seat - 1]
-    top = state.top_play
-    lead = top is None or state.lead_pending
+    rules = state.rules
+    fours = rules.dian_si and hand[1] and seat not in state.fours_free
+    if fours and seat in state.fours_pending:
+        return [Play(4, hand[1])]
+    return [
+        Play(i + 3, hand[i])
+        for i in range(12)
+        if hand[i] and not (i == 0 and rules.bie_san) and not (i == 1 and fours)
+    ]
+
+
+def _lead_score(
+    p: Play, hand: Sequence[int], rules: Rules, shorts: tuple[int | None, ...]
+) -> float:
+    opp_n, mate_n, next_n = shorts
+    s = cost(p, hand, rules) - min(p.size, 4)
+    if is_gouji(p, rules):
+        s += SPEND_GOUJI
+    if opp_n is not None and p.size > opp_n:
+        s -= BLOCK  # an opponent this short cannot answer a bigger set
+    elif next_n is not None and next_n <= NEAR_OUT and p.size <= next_n:
+        s += BLOCK  # the next seat could go out on it
+    if mate_n is not None and mate_n <= NEAR_OUT and p.size == mate_n:
+        s -= FEED
+    return s
+
+
+def _lead(state: HandState, seat: int) -> Action:
+    hand = state.hands[seat - 1]
     out = _whole(hand)
-    if lead:
-        if out is not None:
-            return Action.play(out)
-        rules = state.rules
-        fours = rules.dian_si and hand[1] and seat not in state.fours_free
-        if fours and seat in state.fours_pending:
-            return Action.play(Play(4, hand[1]))
-        for i in range(12):
-            if hand[i] and not (i == 0 and rules.bie_san) and not (i == 1 and fours):
-                return Action.play(Play(i + 3, hand[i]))
-        return Action.play(Play(TWOS_BASE, hand[I_TWO]) if hand[I_TWO] else out or Play(0, 0))
-    assert top is not None and state.top_seat is not None
+    if out is not None:
+        return Action.play(out)
+    rules = state.rules
+    if rules.bie_san and hand[I_THREE]:
+        rest = list(hand)
+        rest[I_THREE] = 0
+        last = _whole(rest)
+        if last is not None:
+            return Action.play(last)  # the play before the 3s
+    sets = _lead_sets(state, seat)
+    if not sets:
+        return _fallback(state, seat, urgent=True)
+    nxt = down(seat)
+    next_n = sum(state.hands[nxt - 1]) if not same_team(nxt, seat) else None
+    shorts = (_short(state, seat, False), _short(state, seat, True), next_n)
+    return Action.play(min(sets, key=lambda p: _lead_score(p, hand, rules, shorts)))
+
+
+def _proposal(state: HandState, seat: int) -> Action:
+    top = state.top_play
+    if top is None or state.lead_pending:
+        return _lead(state, seat)
+    assert state.top_seat is not None
     if same_team(state.top_seat, seat):
-        return _PASS
-    if top.jokers or top.base in (JOKERS_BASE, TWOS_BASE):
-        return _fallback(state, seat, urgent=True)
-    size, base = top.size, top.base
-    split: Play | None = None
-    for r in range(base + 1, 15):
-        c = hand[r - 3]
-        if c == size:
-            return Action.play(Play(r, size))
-        if c > size and split is None and r <= 9:
-            split = Play(r, size)
-    if split is not None:
-        return Action.play(split)
-    top_count = sum(state.hands[state.top_seat - 1])
-    duel = state.top_gouji and opp(seat) == state.top_seat
-    if duel or top_count <= NEAR_OUT:
-        return _fallback(state, seat, urgent=True)
-    return _PASS
+        out = _whole(state.hands[seat - 1])
+        # Our last cards end our hand (if they do not beat the top, ``apply`` says so).
+        return Action.play(out) if out is not None and out.size else _PASS
+    return _answer(state, seat, top, state.top_seat)
 
 
 def _fallback(state: HandState, seat: int, urgent: bool) -> Action:
@@ -94,10 +273,39 @@ def _fallback(state: HandState, seat: int, urgent: bool) -> Action:
     if not plays:
         return _PASS
     total = sum(hand)
-    best = min(plays, key=lambda p: (p.size != total, _cost(p, hand)))
+    best = min(plays, key=lambda p: (p.size != total, cost(p, hand, state.rules)))
     if best.size == total or urgent or state.top_play is None or state.lead_pending:
         return Action.play(best)
     return _PASS
+
+
+# -- the loop -------------------------------------------------------------------------
+def _return_tribute(state: HandState) -> HandState:
+    """还贡 in a rollout: the receiver returns its lowest cards."""
+    recv, _, count = state.pending_returns[0]
+    hand = state.hands[recv - 1]
+    cards = [0] * NUM_RANKS
+    left = count
+    for i in range(NUM_RANKS):
+        take = min(hand[i], left)
+        cards[i] += take
+        left -= take
+    return apply(state, recv, Action(ActionKind.RETURN_TRIBUTE, tuple(cards)))[0]
+
+
+def _step(state: HandState, seat: int) -> HandState | None:
+    """One move of ``seat``: the proposal, else a fallback; None if the seat cannot move."""
+    try:
+        return apply(state, seat, _proposal(state, seat))[0]
+    except GoujiError:
+        pass
+    try:
+        return apply(state, seat, _fallback(state, seat, urgent=False))[0]
+    except GoujiError:
+        plays = legal_plays(state, seat)
+        if not plays:
+            return None  # stalled: only the engine could cause this
+        return apply(state, seat, Action.play(plays[0]))[0]
 
 
 def rollout(state: HandState, rng: random.Random) -> HandState:
@@ -106,29 +314,13 @@ def rollout(state: HandState, rng: random.Random) -> HandState:
         if state.over:
             return state
         if state.phase is Phase.RETURN_TRIBUTE:
-            recv, _, count = state.pending_returns[0]
-            hand = state.hands[recv - 1]
-            cards = [0] * NUM_RANKS
-            left = count
-            for i in range(NUM_RANKS):
-                take = min(hand[i], left)
-                cards[i] += take
-                left -= take
-            state, _ = apply(state, recv, Action(ActionKind.RETURN_TRIBUTE, tuple(cards)))
+            state = _return_tribute(state)
             continue
         seat = state.to_act
         if seat is None:
             return state
-        action = _proposal(state, seat)
-        try:
-            state, _ = apply(state, seat, action)
-        except GoujiError:
-            fallback = _fallback(state, seat, urgent=False)
-            try:
-                state, _ = apply(state, seat, fallback)
-            except GoujiError:
-                plays = legal_plays(state, seat)
-                if not plays:
-                    return state  # stalled: only the engine could cause this
-                state, _ = apply(state, seat, Action.play(plays[0]))
+        nxt = _step(state, seat)
+        if nxt is None:
+            return state
+        state = nxt
     return state

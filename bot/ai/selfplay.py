@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine.actions import Action, ActionKind
-from ..engine.events import EventKind
+from ..engine.events import Burned
 from ..engine.game import apply
 from ..engine.schedule import (
     BurnDeclaration,
@@ -71,7 +71,7 @@ def _burn_window(
     # The log keeps the burns that took effect, in the order the engine applied them.
     by_seat = {d.seat: d for d in declared}
     for e in result.events:
-        if e.kind is EventKind.BURNED and e.seat is not None:
+        if isinstance(e, Burned):
             log.actions.append((e.seat, by_seat[e.seat].action()))
     log.state = result.state
     return True

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import cards as C
 from .errors import ErrorCode, IllegalAction
-from .events import EventKind
+from .events import ChongdianCalled, ChongdianResult, Passed, Played
 from .movegen import gen_answers
 from .plays import GOUJI_MIN, Play, beats, is_pure_gouji
 from .state import ChongBeat, Chongdian, HandState, Phase, SeatStatus, opp
@@ -91,7 +91,7 @@ def start(w: Transition, seat: int) -> None:
     w.set_gousi(o, 0)
     w.top_seat = w.top_play = None
     w.to_act = seat
-    w.emit(EventKind.CHONGDIAN, seat, target=o)
+    w.emit(ChongdianCalled(seat=seat, target=o))
 
 
 def act(w: Transition, seat: int, play: Play | None) -> None:
@@ -112,7 +112,7 @@ def act(w: Transition, seat: int, play: Play | None) -> None:
     top, revolter = w.top_play, chong.seat
     if play is None:
         beat = ChongBeat.LIVE
-        w.emit(EventKind.PASSED, seat)
+        w.emit(Passed(seat=seat))
     else:
         if not beats(play, top, w.rules):
             w.strength_check(play)  # raises size_mismatch / too_weak
@@ -135,7 +135,7 @@ def _put(w: Transition, seat: int, p: Play, target: int | None) -> None:
     w.played = C.add(w.played, pc)
     w.top_seat, w.top_play = seat, p
     w.trick_marks[seat - 1] = p
-    w.emit(EventKind.PLAYED, seat, cards=p.notation(), gouji=True, target=target)
+    w.emit(Played(seat=seat, cards=p.notation(), gouji=True, target=target))
 
 
 def finish(w: Transition) -> None:
@@ -157,12 +157,13 @@ def finish(w: Transition) -> None:
     if any_pure and w.active(o):
         w.mark_opened(o)
     w.emit(
-        EventKind.CHONGDIAN_RESULT,
-        revolter,
-        beats=tuple(b.value for b in beats_),
-        place=place,
-        opened=not all_beaten,
-        opposite_opened=o in w.opened,
+        ChongdianResult(
+            seat=revolter,
+            beats=tuple(beats_),
+            place=place,
+            opened=not all_beaten,
+            opposite_opened=o in w.opened,
+        )
     )
     w.to_act = None
     if w.phase is Phase.PLAY:

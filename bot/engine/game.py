@@ -14,7 +14,7 @@ from . import chongdian
 from .actions import Action, ActionKind, HuiRanks
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
-from .events import Event, EventKind, ev
+from .events import CountAnswered, Dealt, Event, HandDealt, ReturnCards, TributeReturned, Waived
 from .movegen import gen_answers, gen_leads, group_by_rank_and_size
 from .plays import Play, classify
 from .queries import (
@@ -94,8 +94,8 @@ def new_hand(
     _check_setup(leader, owed, pre_points, streaks)
     deck = C.full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
     hands = C.deal(deck, random.Random(seed), leader)
-    events = [ev(EventKind.DEALT, leader, counts=tuple(sum(h) for h in hands))]
-    events += [ev(EventKind.DEALT, s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
+    events: list[Event] = [Dealt(seat=leader, counts=tuple(sum(h) for h in hands))]
+    events += [HandDealt(seat=s, visible_to=(s,), cards=C.fmt(hands[s - 1])) for s in SEATS]
     declarations = _pre_points(rules, pre_points, streaks)
     return _setup(
         rules, hands, leader, owed if rules.tribute else (), True, declarations, events, streaks
@@ -258,36 +258,46 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         return []
     out: list[Action] = []
     if state.phase is Phase.RETURN_TRIBUTE:
-        for receiver, giver, count in state.pending_returns:
-            if receiver == seat:
-                for combo in _multisets(state.hands[seat - 1], count):
-                    out.append(Action(ActionKind.RETURN_TRIBUTE, combo, giver))
-        if state.rules.count_rule != "never":
-            out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
-        return out
-    if chongdian.in_progress(state):
+        out += _return_actions(state, seat)
+    elif chongdian.in_progress(state):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and state.top_play is not None:
             out.append(Action(ActionKind.PASS))
     elif state.is_active(seat):
-        out += [Action.play(p) for p in legal_plays(state, seat)]
-        if state.to_act == seat and not is_lead(state):
-            out.append(Action(ActionKind.PASS))
-        if rang_error(state, seat) is None:
-            out.append(Action(ActionKind.RANG))
-        out += [Action.burn(p) for p in legal_burns(state, seat)]
-        if revolt_error(state, seat) is None:
-            out.append(Action(ActionKind.REVOLT))
-        if declare_error(state, seat) is None:
-            out.append(Action(ActionKind.DECLARE_POINT))
-            out.append(Action(ActionKind.DECLARE_POINT, pre=True))
-        if state.gousi_left[seat - 1] > 0:
-            out.append(Action(ActionKind.WAIVE))
-        out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+        out += _active_actions(state, seat)
     elif chongdian.chongdian_error(state, seat) is None:
         out.append(Action.chongdian())
     if state.rules.count_rule != "never":
         out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
+    return out
+
+
+def _return_actions(state: HandState, seat: int) -> list[Action]:
+    """Every way ``seat`` can return the tribute it owes (none when it owes none)."""
+    out: list[Action] = []
+    for receiver, giver, count in state.pending_returns:
+        if receiver == seat:
+            for combo in _multisets(state.hands[seat - 1], count):
+                out.append(Action(ActionKind.RETURN_TRIBUTE, combo, giver))
+    return out
+
+
+def _active_actions(state: HandState, seat: int) -> list[Action]:
+    """What a seat still in the hand can do in the play phase (besides asking a count)."""
+    out = [Action.play(p) for p in legal_plays(state, seat)]
+    if state.to_act == seat and not is_lead(state):
+        out.append(Action(ActionKind.PASS))
+    if rang_error(state, seat) is None:
+        out.append(Action(ActionKind.RANG))
+    out += [Action.burn(p) for p in legal_burns(state, seat)]
+    if revolt_error(state, seat) is None:
+        out.append(Action(ActionKind.REVOLT))
+    if declare_error(state, seat) is None:
+        out.append(Action(ActionKind.DECLARE_POINT))
+        out.append(Action(ActionKind.DECLARE_POINT, pre=True))
+    if state.gousi_left[seat - 1] > 0:
+        out.append(Action(ActionKind.WAIVE))
+    out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
     return out
 
 
@@ -338,6 +348,13 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
     if state.buy_pending and kind not in _DECLARATIONS:
         w.run_buy()  # 买3 comes after the 革命 declarations (RULES §10, §15)
         state = w.view()  # the action is checked against the hands after it
+    _do_turn_action(w, state, seat, action)
+    return w.freeze(), w.events
+
+
+def _do_turn_action(w: Transition, state: HandState, seat: int, action: Action) -> None:
+    """One play-phase action of an active seat, on ``w`` (``state`` is its view)."""
+    kind = action.kind
     if kind is ActionKind.PLAY:
         w.do_play(seat, _play_of(state, seat, action))
     elif kind is ActionKind.BURN:
@@ -356,8 +373,7 @@ def apply(state: HandState, seat: int, action: Action) -> tuple[HandState, list[
         if state.gousi_left[seat - 1] <= 0:
             raise IllegalAction(ErrorCode.WAIVE_NOT_ALLOWED)
         w.set_gousi(seat, 0)
-        w.emit(EventKind.WAIVED, seat)
-    return w.freeze(), w.events
+        w.emit(Waived(seat=seat))
 
 
 _DECLARATIONS = frozenset({ActionKind.REVOLT, ActionKind.DECLARE_POINT})
@@ -406,7 +422,7 @@ def _ask_count(state: HandState, seat: int, target: int | None) -> tuple[HandSta
         raise IllegalAction(ErrorCode.BAD_TARGET, target=target)
     assert target is not None
     answer, n = count_answer(state, target)
-    return state, [ev(EventKind.COUNT, seat, target=target, answer=answer, count=n)]
+    return state, [CountAnswered(seat=seat, target=target, answer=answer, count=n)]
 
 
 def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
@@ -427,8 +443,8 @@ def _return_tribute(state: HandState, seat: int, action: Action) -> tuple[HandSt
     w.hands[seat - 1] = C.sub(w.hands[seat - 1], cards)
     w.hands[giver - 1] = C.add(w.hands[giver - 1], cards)
     del w.pending_returns[idx]
-    w.emit(EventKind.TRIBUTE_RETURNED, seat, target=giver, count=count)
-    w.emit(EventKind.TRIBUTE_RETURNED, seat, (seat, giver), target=giver, cards=C.fmt(cards))
+    w.emit(TributeReturned(seat=seat, target=giver, count=count))
+    w.emit(ReturnCards(seat=seat, visible_to=(seat, giver), target=giver, cards=C.fmt(cards)))
     if not w.pending_returns:
         w.begin_play()
     return w.freeze(), w.events

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, NOTATION
 from .errors import ErrorCode
+from .events import CountWord
 from .movegen import Constraints, FoursMode
 from .state import STREAK_EXEMPT, HandState, SeatStatus, opp, up
 
@@ -131,7 +132,7 @@ def hui_error(state: HandState, seat: int, ranks: HuiRanks | None) -> ErrorCode 
     return None
 
 
-def count_answer(state: HandState, target: int) -> tuple[str, int | None]:
+def count_answer(state: HandState, target: int) -> tuple[CountWord, int | None]:
     """报户: ("exact", n), ("not_enough", None) — 不够报 — or ("out", None)."""
     if not state.is_active(target):
         return ("out", None) if state.status[target - 1] is not SeatStatus.OUT else ("exact", 0)

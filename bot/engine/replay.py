@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import error_text
+from ..i18n.catalogue import Lang
 from .actions import Action
 from .cards import parse
 from .errors import ErrorCode, GoujiError, IllegalAction
@@ -41,7 +42,7 @@ EXIT_INTERNAL = 1  # a fault in the engine, not in the file
 EXIT_BAD_SCENARIO = 2
 
 
-def _refusal(i: int, err: IllegalAction, lang: str) -> dict[str, Any]:
+def _refusal(i: int, err: IllegalAction, lang: Lang) -> dict[str, Any]:
     return {
         "i": i,
         "ok": False,
@@ -55,7 +56,7 @@ def _events(events: Sequence[Event]) -> list[dict[str, Any]]:
 
 
 def _burn_window(
-    state: HandState, i: int, spec: ActionSpec, lang: str
+    state: HandState, i: int, spec: ActionSpec, lang: Lang
 ) -> tuple[HandState, dict[str, Any]]:
     """``burn_window``: every declaration of one window, resolved by the engine (§8)."""
     declared: list[BurnDeclaration] = []
@@ -81,7 +82,7 @@ def _burn_window(
 
 
 def _step(
-    state: HandState, i: int, spec: ActionSpec, lang: str
+    state: HandState, i: int, spec: ActionSpec, lang: Lang
 ) -> tuple[HandState, dict[str, Any]]:
     if spec.do == BURN_WINDOW:
         return _burn_window(state, i, spec, lang)
@@ -106,7 +107,7 @@ def _setup(
     )
 
 
-def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
+def run(sc: Scenario, lang: Lang = "zh") -> list[dict[str, Any]]:
     """Replay a checked scenario: every hand of the match, one line per action and a final.
 
     Raises ScenarioError when a later hand names a leader the rules do not give, or
@@ -134,12 +135,12 @@ def run(sc: Scenario, lang: str = "zh") -> list[dict[str, Any]]:
     return out
 
 
-def run_scenario(scenario: Any, lang: str = "zh") -> list[dict[str, Any]]:
+def run_scenario(scenario: Any, lang: Lang = "zh") -> list[dict[str, Any]]:
     """The referee's output lines for a decoded scenario (raises ScenarioError)."""
     return run(parse_scenario(scenario), lang)
 
 
-def scenario_error_line(err: ScenarioError, lang: str = "zh") -> dict[str, Any]:
+def scenario_error_line(err: ScenarioError, lang: Lang = "zh") -> dict[str, Any]:
     """The one line a malformed file gets: the code, the field, and a localized message."""
     return {"error": err.code.value, "field": err.field, "message": err.text(lang)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, TypeAlias, TypeGuard, get_args
 
 from .errors import ErrorCode, RulesError
 
@@ -17,62 +17,84 @@ TRIBUTE_KINDS = ("men", "burn", "point", "luo")
 LEGACY_VALUES: dict[str, dict[Any, Any]] = {"tribute_return": {True: "all", False: "none"}}
 
 
+# The five presets (RULES.md §14).
+PresetName: TypeAlias = Literal["dagang", "qingdao", "weifang", "dazhong", "match"]
+# The values of each switch that is a choice (``_CHOICES`` below is built from these).
+SmallJokerBeatenBy: TypeAlias = Literal["bigs", "more_jokers"]
+MixedJokers: TypeAlias = Literal["big", "small"]
+BurnPriority: TypeAlias = Literal["team", "order"]
+BurnSuccess: TypeAlias = Literal["out", "first_trick"]
+NextLeader: TypeAlias = Literal["loser", "rotate"]
+Revolution: TypeAlias = Literal["off", "no_hua_qian", "no_hua_qian_34"]
+RevoltOppositeOpens: TypeAlias = Literal["three_plays", "auto"]
+HuiRule: TypeAlias = Literal["off", "threes", "threes_fours"]
+TributeReturn: TypeAlias = Literal["luo", "all", "none"]
+PointBetSuccess: TypeAlias = Literal["opposite_not_opened", "both"]
+SweepTribute: TypeAlias = Literal["opposite", "redeal"]
+TributeWithoutLegal: TypeAlias = Literal["skip", "highest_card"]
+KaidianTwos: TypeAlias = Literal["never", "pair", "single"]
+KaidianPlays: TypeAlias = Literal["pure", "no_big_joker"]
+UnopenedFours: TypeAlias = Literal["discard", "play"]
+CountRule: TypeAlias = Literal["ask_le10", "ask_lt10", "always", "never"]
+Scoring: TypeAlias = Literal["standard", "competition"]
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    preset: str = "dagang"
+    preset: PresetName = "dagang"
     # §2 deck
     remove_threes: int = 0
     remove_fours: int = 0
     remove_fives: int = 0
     # §4-6 plays
     tie_qian: bool = True
-    small_joker_beaten_by: str = "bigs"
+    small_joker_beaten_by: SmallJokerBeatenBy = "bigs"
     kill_two_big: bool = False
     kill_three_small: bool = False
     kill_three_twos: bool = False
-    mixed_jokers: str = "big"
+    mixed_jokers: MixedJokers = "big"
     gouji_twos: int = 1
     # §7 trick flow
     opposite_final_say: bool = True
     rang: bool = True
     # §8 burning
     burn_limit: int = 2
-    burn_priority: str = "team"
-    burn_success: str = "out"
+    burn_priority: BurnPriority = "team"
+    burn_success: BurnSuccess = "out"
     burn_requires_kaidian: bool = False
     failed_burn_opens_opposite: bool = False
     counter_burn_double: bool = False
     # §10 before play
-    next_leader: str = "loser"
-    revolution: str = "no_hua_qian"
-    revolt_opposite_opens: str = "three_plays"
+    next_leader: NextLeader = "loser"
+    revolution: Revolution = "no_hua_qian"
+    revolt_opposite_opens: RevoltOppositeOpens = "three_plays"
     chongdian: bool = False
-    hui: str = "off"
+    hui: HuiRule = "off"
     tribute: bool = True
-    sweep_tribute: str = "opposite"
-    tribute_without_legal: str = "skip"
-    tribute_return: str = "luo"
+    sweep_tribute: SweepTribute = "opposite"
+    tribute_without_legal: TributeWithoutLegal = "skip"
+    tribute_return: TributeReturn = "luo"
     tribute_order: tuple[str, ...] = TRIBUTE_KINDS
     point_bets: bool = True
     point_bet_fail_double: bool = False
-    point_bet_success: str = "opposite_not_opened"
+    point_bet_success: PointBetSuccess = "opposite_not_opened"
     point_streak: bool = False
     # §11
     dadian: bool = False
-    kaidian_twos: str = "never"
-    kaidian_plays: str = "pure"
+    kaidian_twos: KaidianTwos = "never"
+    kaidian_plays: KaidianPlays = "pure"
     dian_si: bool = False
-    unopened_fours: str = "discard"
+    unopened_fours: UnopenedFours = "discard"
     bie_san: bool = False
     men_is_last: bool = False
     # §12
-    count_rule: str = "ask_le10"
+    count_rule: CountRule = "ask_le10"
     see_team_after_out: bool = False
     # §13 scoring
     score_table: tuple[int, ...] = (4, 2, 0, 0, -2, -4)
     sweep_multiplier: int = 2
     positive_only: bool = True
-    scoring: str = "standard"
+    scoring: Scoring = "standard"
     # table pace: seconds a move (0 = the group's own timer)
     move_seconds: int = 0
 
@@ -87,24 +109,24 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "remove_threes": (0, 10),
     "remove_fours": (0, 8, 10),
     "remove_fives": (0, 4),
-    "small_joker_beaten_by": ("bigs", "more_jokers"),
-    "mixed_jokers": ("big", "small"),
+    "small_joker_beaten_by": get_args(SmallJokerBeatenBy),
+    "mixed_jokers": get_args(MixedJokers),
     "gouji_twos": (1, 2),
-    "burn_priority": ("team", "order"),
-    "burn_success": ("out", "first_trick"),
-    "next_leader": ("loser", "rotate"),
-    "revolution": ("off", "no_hua_qian", "no_hua_qian_34"),
-    "revolt_opposite_opens": ("three_plays", "auto"),
-    "hui": ("off", "threes", "threes_fours"),
-    "tribute_return": ("luo", "all", "none"),
-    "point_bet_success": ("opposite_not_opened", "both"),
-    "sweep_tribute": ("opposite", "redeal"),
-    "tribute_without_legal": ("skip", "highest_card"),
-    "kaidian_twos": ("never", "pair", "single"),
-    "kaidian_plays": ("pure", "no_big_joker"),
-    "unopened_fours": ("discard", "play"),
-    "count_rule": ("ask_le10", "ask_lt10", "always", "never"),
-    "scoring": ("standard", "competition"),
+    "burn_priority": get_args(BurnPriority),
+    "burn_success": get_args(BurnSuccess),
+    "next_leader": get_args(NextLeader),
+    "revolution": get_args(Revolution),
+    "revolt_opposite_opens": get_args(RevoltOppositeOpens),
+    "hui": get_args(HuiRule),
+    "tribute_return": get_args(TributeReturn),
+    "point_bet_success": get_args(PointBetSuccess),
+    "sweep_tribute": get_args(SweepTribute),
+    "tribute_without_legal": get_args(TributeWithoutLegal),
+    "kaidian_twos": get_args(KaidianTwos),
+    "kaidian_plays": get_args(KaidianPlays),
+    "unopened_fours": get_args(UnopenedFours),
+    "count_rule": get_args(CountRule),
+    "scoring": get_args(Scoring),
 }
 _INT_RANGES: dict[str, tuple[int, int]] = {
     "burn_limit": (0, 13),
@@ -113,7 +135,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
 }
 _BOOLS = {f.name for f in fields(Rules) if f.type in ("bool", bool)}
 
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[PresetName, dict[str, Any]] = {
     "dagang": {},
     "qingdao": {
         "remove_threes": 10,
@@ -175,7 +197,13 @@ PRESETS: dict[str, dict[str, Any]] = {
         "point_bets": False,
     },
 }
-PRESET_NAMES = tuple(PRESETS)
+PRESET_NAMES: tuple[PresetName, ...] = get_args(PresetName)
+assert set(PRESET_NAMES) == set(PRESETS)
+
+
+def is_preset(value: object) -> TypeGuard[PresetName]:
+    """Whether ``value`` names one of the presets (a stored or typed name)."""
+    return value in PRESET_NAMES
 
 
 def switch_names() -> tuple[str, ...]:
@@ -253,7 +281,7 @@ def _validate(name: str, value: Any) -> Any:
 
 def make_rules(preset: str = "dagang", overrides: Mapping[str, Any] | None = None) -> Rules:
     """The preset's rules with validated overrides; raises RulesError listing allowed values."""
-    if preset not in PRESETS:
+    if not is_preset(preset):
         raise RulesError(ErrorCode.UNKNOWN_PRESET, preset=preset, allowed=", ".join(PRESET_NAMES))
     values: dict[str, Any] = {"preset": preset, **PRESETS[preset]}
     for name, value in (overrides or {}).items():

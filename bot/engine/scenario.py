@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ..i18n.catalogue import Lang
 from .cards import parse
 from .errors import ErrorCode, GoujiError, RulesError
 from .rules import PRESET_NAMES, Rules, allowed_values, make_rules, switch_names
@@ -85,7 +86,7 @@ class ScenarioError(GoujiError):
         """The parameters of the problem's text (bot.i18n, context ``scenario``)."""
         return {k: v for k, v in self.params.items() if k not in ("field", "problem")}
 
-    def text(self, lang: str = "zh") -> str:
+    def text(self, lang: Lang = "zh") -> str:
         """One line: the field and what is wrong with it, in ``lang``."""
         from ..i18n import error_text
         from ..i18n.catalogue import text

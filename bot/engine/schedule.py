@@ -8,7 +8,7 @@ so self-play, the table manager and any future worker share one loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -102,7 +102,6 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
     declaration that was never legal keeps its own refusal code. The result does not
     depend on the order of ``declared``; a seat that declares twice keeps its first.
     """
-    priority = {s: i for i, s in enumerate(burn_priority(state))}
     outcome: dict[int, BurnOutcome] = {}
     first: dict[int, BurnDeclaration] = {}
     duplicate: list[int] = []
@@ -111,9 +110,26 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
             duplicate.append(i)
         else:
             first[d.seat] = d
-    # Legality against the window's own 够级牌: a refusal here is the declaration's own.
+    legal = _legal_in_window(state, first.values(), outcome)
+    cur, events = _burn_in_order(state, legal, outcome)
+    results: list[BurnOutcome] = []
+    for i, d in enumerate(declared):
+        if i in duplicate:
+            # One chance per window: a second declaration by the same seat is refused.
+            results.append(BurnOutcome(d.seat, ErrorCode.BURN_NOT_ALLOWED))
+        else:
+            results.append(outcome[d.seat])
+    return BurnWindowResult(cur, tuple(events), tuple(results))
+
+
+def _legal_in_window(
+    state: HandState, declared: Iterable[BurnDeclaration], outcome: dict[int, BurnOutcome]
+) -> list[BurnDeclaration]:
+    """The declarations legal against the window's own 够级牌, in priority order; a
+    refusal here is the declaration's own (recorded in ``outcome``)."""
+    priority = {s: i for i, s in enumerate(burn_priority(state))}
     legal: list[BurnDeclaration] = []
-    for d in first.values():
+    for d in declared:
         try:
             apply(state, d.seat, d.action())
         except IllegalAction as err:
@@ -121,6 +137,14 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
         else:
             legal.append(d)
     legal.sort(key=lambda d: priority.get(d.seat, len(priority) + d.seat))
+    return legal
+
+
+def _burn_in_order(
+    state: HandState, legal: list[BurnDeclaration], outcome: dict[int, BurnOutcome]
+) -> tuple[HandState, list[Event]]:
+    """Apply the legal burns one after another: after the first, only a 反烧 against the
+    other side's burn takes effect (outcomes recorded in ``outcome``)."""
     events: list[Event] = []
     cur = state
     taken = False
@@ -138,14 +162,7 @@ def resolve_burns(state: HandState, declared: Sequence[BurnDeclaration]) -> Burn
         events += evs
         taken = True
         outcome[d.seat] = BurnOutcome(d.seat)
-    results: list[BurnOutcome] = []
-    for i, d in enumerate(declared):
-        if i in duplicate:
-            # One chance per window: a second declaration by the same seat is refused.
-            results.append(BurnOutcome(d.seat, ErrorCode.BURN_NOT_ALLOWED))
-        else:
-            results.append(outcome[d.seat])
-    return BurnWindowResult(cur, tuple(events), tuple(results))
+    return cur, events
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,13 +5,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from . import cards as C
 from .actions import HuiRanks
 from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, Counts
 from .errors import ErrorCode, IllegalAction
-from .events import Event, EventKind, ev
+from .events import (
+    Bought,
+    Burned,
+    BurnFailed,
+    BurnReleased,
+    BurnSucceeded,
+    Caught,
+    Declared,
+    Event,
+    FoursDiscarded,
+    FoursFreed,
+    FreePlay,
+    HandOver,
+    HuiCalled,
+    Lead,
+    Opened,
+    Passed,
+    Played,
+    PlayStarts,
+    PointFailed,
+    PointKind,
+    Ranged,
+    Revolted,
+    TributeCards,
+    TributeGiven,
+    TrickWon,
+    Voided,
+    WentOut,
+)
 from .movegen import Constraints, FoursMode, gen_leads
 from .plays import Play, beats, is_gouji, opens_point
 from .queries import (
@@ -192,15 +219,8 @@ class Transition:
         left[seat - 1] = n
         self.gousi_left = tuple(left)
 
-    def emit(
-        self,
-        kind: EventKind,
-        seat: int | None = None,
-        visible_to: tuple[int, ...] | None = None,
-        /,
-        **data: Any,
-    ) -> None:
-        self.events.append(ev(kind, seat, visible_to, **data))
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
 
     def active(self, s: int) -> bool:
         return self.status[s - 1] is SeatStatus.PLAYING
@@ -289,14 +309,15 @@ class Transition:
             for i in range(C.NUM_RANKS):
                 received[t.receiver - 1][i] += give[i]
             self.emit(
-                EventKind.TRIBUTE_GIVEN, t.giver, target=t.receiver, count=n_given, kind=t.kind
+                TributeGiven(seat=t.giver, target=t.receiver, count=n_given, tribute_kind=t.kind)
             )
             self.emit(
-                EventKind.TRIBUTE_GIVEN,
-                t.giver,
-                (t.giver, t.receiver),
-                target=t.receiver,
-                cards=C.fmt(give),
+                TributeCards(
+                    seat=t.giver,
+                    visible_to=(t.giver, t.receiver),
+                    target=t.receiver,
+                    cards=C.fmt(give),
+                )
             )
             if self.returned(t.kind):
                 self.owe_return(t.receiver, t.giver, n_given)
@@ -324,7 +345,7 @@ class Transition:
             # Nobody may revolt, so nothing can change who buys: buy now, before anyone
             # looks at a hand that is about to change.
             self.run_buy()
-        self.emit(EventKind.PLAY_STARTS, self.leader)
+        self.emit(PlayStarts(seat=self.leader))
         self.start_lead(self.leader)
 
     def run_buy(self) -> None:
@@ -369,11 +390,12 @@ class Transition:
             self.hands[b - 1] = tuple(bh)
             self.hands[seller - 1] = tuple(sh)
             self.emit(
-                EventKind.BOUGHT,
-                b,
-                target=seller,
-                rank=C.NOTATION[idx],
-                paid=C.NOTATION[paid] if paid is not None else None,
+                Bought(
+                    seat=b,
+                    target=seller,
+                    rank=C.NOTATION[idx],
+                    paid=C.NOTATION[paid] if paid is not None else None,
+                )
             )
 
     # -- leading -----------------------------------------------------------------------
@@ -387,7 +409,7 @@ class Transition:
                 continue
             if self.has_lead(s):
                 self.to_act = s
-                self.emit(EventKind.LEAD, s)
+                self.emit(Lead(seat=s))
                 return
             if s == self.burner:
                 s = self.fail_burn(s)
@@ -411,7 +433,7 @@ class Transition:
         cards = 2 if self.counter_burn and self.rules.counter_burn_double else 1
         if self.burned is not None:
             self.burn_wins = (*self.burn_wins, (self.burned, b, cards))
-        self.emit(EventKind.BURN_SUCCEEDED, b, burned=self.burned, counter=self.counter_burn)
+        self.emit(BurnSucceeded(seat=b, burned=self.burned, counter=self.counter_burn))
         self.burner = None
         self.burned = None
         self.counter_burn = False
@@ -425,7 +447,7 @@ class Transition:
         burned = self.burned
         self.burned = None
         self.counter_burn = False
-        self.emit(EventKind.BURN_FAILED, b, burned=burned)
+        self.emit(BurnFailed(seat=b, burned=burned))
         if self.rules.dadian and self.rules.failed_burn_opens_opposite:
             self.failed_burn_points(b)
         self.check_over()
@@ -440,7 +462,7 @@ class Transition:
             self.opened = self.opened - {b}
             if b in self.judged and b not in self.point_failed:
                 self.point_failed = (*self.point_failed, b)  # it was judged as opened
-                self.emit(EventKind.POINT_FAILED, b)
+                self.emit(PointFailed(seat=b))
         self.mark_opened(opp(b))
 
     # -- actions -----------------------------------------------------------------------
@@ -506,30 +528,14 @@ class Transition:
         """Put a play on the table (answer, lead or burn) and move the turn on."""
         prev_seat = self.top_seat
         was_to_act = self.to_act == s
-        opened_by_rule = False
-        pc = p.counts()
-        self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
-        self.played = C.add(self.played, pc)
-        self.started = True
-        if p.base == 4 and s in self.fours_pending:
-            self.fours_pending = self.fours_pending - {s}
-        gousi = False
+        self.take_cards(s, p)
         released = prev_seat is not None and prev_seat == self.burner
         if released:
             self.burner = None
             self.burned = None
             self.counter_burn = False
-        if (
-            prev_seat is not None
-            and not burn
-            and self.status[prev_seat - 1] is SeatStatus.OUT
-            and s == opp(prev_seat)
-            and is_gouji(p, self.rules)
-            and not self.free_play
-        ):
-            # 够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
-            # whether or not the 底牌 was a 够级牌 (《大纲》 第十六条).
-            gousi = True
+        gousi = self.is_gousi_answer(s, p, prev_seat, burn)
+        opened_by_rule = False
         if not burn and self.gousi_left[s - 1] > 0 and not self.free_play:
             self.set_gousi(s, self.gousi_left[s - 1] - 1)
             gousi = True
@@ -538,12 +544,46 @@ class Transition:
                 opened_by_rule = True
         if was_to_act or burn:
             self.window = set()
+        self.settle_rang(s)
+        self.history = (*self.history, PublicMove(s, p, self.top_play, prev_seat))
+        self.set_top(s, p, gousi)
+        record = Burned if burn else Played
+        self.emit(record(seat=s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat))
+        if opened_by_rule:
+            self.mark_opened(s)
+        self.after_place(s, prev_seat, burn, released)
+
+    def take_cards(self, s: int, p: Play) -> None:
+        """Move the play's cards from the seat's hand to the cards played."""
+        pc = p.counts()
+        self.hands[s - 1] = C.sub(self.hands[s - 1], pc)
+        self.played = C.add(self.played, pc)
+        self.started = True
+        if p.base == 4 and s in self.fours_pending:
+            self.fours_pending = self.fours_pending - {s}
+
+    def is_gousi_answer(self, s: int, p: Play, prev_seat: int | None, burn: bool) -> bool:
+        """够死级: the opposite's 够级 answer to the 底牌 of a seat that just went out,
+        whether or not the 底牌 was a 够级牌 (《大纲》 第十六条)."""
+        return (
+            prev_seat is not None
+            and not burn
+            and self.status[prev_seat - 1] is SeatStatus.OUT
+            and s == opp(prev_seat)
+            and is_gouji(p, self.rules)
+            and not self.free_play
+        )
+
+    def settle_rang(self, s: int) -> None:
+        """A play after a 让 ends it; the seat that let another play is locked out."""
         if self.rang_by is not None:
             if s != self.rang_by:
                 self.locked.add(self.rang_by)
             self.rang_by = None
             self.rang_deciding = False
-        self.history = (*self.history, PublicMove(s, p, self.top_play, prev_seat))
+
+    def set_top(self, s: int, p: Play, gousi: bool) -> None:
+        """``p`` by ``s`` is now the play to beat."""
         self.top_seat, self.top_play = s, p
         self.top_gouji = is_gouji(p, self.rules)
         self.top_gousi = gousi
@@ -551,13 +591,11 @@ class Transition:
         self.passed_since_top = set()
         self.last_passer = None
         self.trick_marks[s - 1] = p
-        kind = EventKind.BURNED if burn else EventKind.PLAYED
-        self.emit(kind, s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat)
-        if opened_by_rule:
-            self.mark_opened(s)
-        # What the play causes is announced after it (issue 9 item 10).
+
+    def after_place(self, s: int, prev_seat: int | None, burn: bool, released: bool) -> None:
+        """What a play causes, announced after it (issue 9 item 10), then the next turn."""
         if released:
-            self.emit(EventKind.BURN_RELEASED, prev_seat, by=s)
+            self.emit(BurnReleased(seat=prev_seat, by=s))
         if prev_seat is not None:
             self.check_caught(prev_seat, s)
             if self.phase is not Phase.PLAY:
@@ -586,7 +624,7 @@ class Transition:
         if any(c == prev_seat for c, _ in self.caught):
             return
         self.caught = (*self.caught, (prev_seat, by))
-        self.emit(EventKind.CAUGHT, prev_seat, by=by)
+        self.emit(Caught(seat=prev_seat, by=by))
         if self.rules.men_is_last:
             self.status[prev_seat - 1] = SeatStatus.DEAD
             self.bottom_order = (*self.bottom_order, prev_seat)
@@ -618,7 +656,7 @@ class Transition:
             self.rang_deciding = False
         self.trick_marks[s - 1] = Mark.PASS
         self.history = (*self.history, PublicMove(s, Mark.PASS, self.top_play, top))
-        self.emit(EventKind.PASSED, s)
+        self.emit(Passed(seat=s))
         self.advance(s)
 
     def do_rang(self, s: int) -> None:
@@ -629,7 +667,7 @@ class Transition:
         self.rang_by = s
         self.trick_marks[s - 1] = Mark.RANG
         self.history = (*self.history, PublicMove(s, Mark.RANG, self.top_play, self.top_seat))
-        self.emit(EventKind.RANGED, s)
+        self.emit(Ranged(seat=s))
         self.advance(s)
 
     def do_revolt(self, s: int) -> None:
@@ -640,14 +678,14 @@ class Transition:
             raise IllegalAction(err, **({"card": card} if card else {}))
         self.status[s - 1] = SeatStatus.REVOLTED
         self.revolters = (*self.revolters, s)
-        self.emit(EventKind.REVOLTED, s)
+        self.emit(Revolted(seat=s))
         if len(self.revolters) >= 2:
             self.phase = Phase.VOIDED
             self.to_act = None
             self.result = HandResult(
                 (), (0, 0), (0,) * 6, None, (), voided=True, streaks=self.streaks
             )
-            self.emit(EventKind.VOIDED)
+            self.emit(Voided())
             return
         o = opp(s)
         if self.active(o):
@@ -676,7 +714,7 @@ class Transition:
                 self.set_aside = C.add(self.set_aside, gone)
                 total += n
         self.hui = ranks
-        self.emit(EventKind.HUI, s, ranks=ranks.value, count=total)
+        self.emit(HuiCalled(seat=s, ranks=ranks, count=total))
         for x in SEATS:
             if self.active(x) and not sum(self.hands[x - 1]) and self.phase is Phase.PLAY:
                 self.go_out(x)  # (only a scenario's short hands can empty this way)
@@ -687,9 +725,9 @@ class Transition:
         err = declare_error(self.view(), s)
         if err is not None:
             raise IllegalAction(err)
-        kind = "yudian" if pre else "mingdian"
+        kind: PointKind = "yudian" if pre else "mingdian"
         self.declarations = (*self.declarations, (s, kind))
-        self.emit(EventKind.DECLARED, s, target=opp(s), kind=kind)
+        self.emit(Declared(seat=s, target=opp(s), point_kind=kind))
 
     # -- turn order --------------------------------------------------------------------
     def may_answer(self, s: int) -> bool:
@@ -767,13 +805,13 @@ class Transition:
             and opens_point(p, r)
         ):
             self.opened = self.opened | {w}
-            self.emit(EventKind.OPENED, w)
+            self.emit(Opened(seat=w))
             if r.dian_si and self.hands[w - 1][I_FOUR] and w not in self.fours_free:
                 self.fours_pending = self.fours_pending | {w}
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
             self.win_burn(w)
-        self.emit(EventKind.TRICK_WON, w, cards=p.notation(), cleared_by=opp(w))
+        self.emit(TrickWon(seat=w, cards=p.notation(), cleared_by=opp(w)))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
         self.locked = set()
@@ -791,7 +829,7 @@ class Transition:
     def go_out(self, s: int) -> None:
         self.status[s - 1] = SeatStatus.OUT
         self.out_order = (*self.out_order, s)
-        self.emit(EventKind.WENT_OUT, s, order=len(self.out_order))
+        self.emit(WentOut(seat=s, order=len(self.out_order)))
         if self.burner == s:
             self.win_burn(s)
         if len(self.out_order) == 1:
@@ -810,10 +848,10 @@ class Transition:
         self.top_gousi = False
         self.gousi_left = (0,) * 6
         if self.burner is not None:
-            self.emit(EventKind.BURN_RELEASED, self.burner, by=None)
+            self.emit(BurnReleased(seat=self.burner, by=None))
             self.burner = None
             self.burned = None
-        self.emit(EventKind.FREE_PLAY)
+        self.emit(FreePlay())
 
     def judge(self, seats: Iterable[int], discard: bool = True) -> None:
         """The 开点 deadline has come for these seats (《大纲》 第二十四条)."""
@@ -829,20 +867,20 @@ class Transition:
                 continue
             if not self.exempt(s):
                 self.point_failed = (*self.point_failed, s)
-                self.emit(EventKind.POINT_FAILED, s)
+                self.emit(PointFailed(seat=s))
             h = self.hands[s - 1]
             if not (discard and r.dian_si and h[I_FOUR] and self.active(s)):
                 continue
             if r.unopened_fours == "play":
                 self.fours_free = self.fours_free | {s}
-                self.emit(EventKind.FOURS_FREED, s)
+                self.emit(FoursFreed(seat=s))
                 continue
             n = h[I_FOUR]
             gone = [0] * C.NUM_RANKS
             gone[I_FOUR] = n
             self.hands[s - 1] = C.sub(h, gone)
             self.discarded = C.add(self.discarded, gone)
-            self.emit(EventKind.FOURS_DISCARDED, s, count=n)
+            self.emit(FoursDiscarded(seat=s, count=n))
             if not sum(self.hands[s - 1]):
                 self.go_out(s)
 
@@ -865,7 +903,7 @@ class Transition:
         if s in self.opened or s in self.judged or not self.rules.dadian:
             return
         self.opened = self.opened | {s}
-        self.emit(EventKind.OPENED, s)
+        self.emit(Opened(seat=s))
         if self.rules.dian_si and self.hands[s - 1][I_FOUR] and s not in self.fours_free:
             self.fours_pending = self.fours_pending | {s}
 
@@ -944,10 +982,7 @@ class Transition:
         self.window = set()
         self.lead_pending = False
         self.emit(
-            EventKind.HAND_OVER,
-            places=tuple(places),
-            team_scores=(teams["135"], teams["246"]),
-            sweep=sweep,
+            HandOver(places=tuple(places), team_scores=(teams["135"], teams["246"]), sweep=sweep)
         )
 
     def bonus_events(self) -> list[Bonus]:

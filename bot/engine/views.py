@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Counts
 from .queries import count_answer
-from .rules import Rules
+from .rules import PresetName, Rules
 from .state import (
     SEATS,
     HandResult,
@@ -36,7 +36,7 @@ class SeatPublic:
 
 @dataclass(frozen=True, slots=True)
 class PublicView:
-    preset: str
+    preset: PresetName
     rules: Rules
     phase: Phase
     leader: int

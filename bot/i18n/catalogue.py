@@ -22,16 +22,18 @@ import os
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, TypeAlias, TypeGuard
 
 from .po import PoEntry, header, read_po
 
 log = logging.getLogger(__name__)
 
-LANGS = ("zh", "en")
+# The catalogue's languages: Chinese first, English a translation like any other.
+Lang: TypeAlias = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
 SHARED_DOMAIN = "gouji"
 # The plural rule of each language, as the catalogues' Plural-Forms headers state it.
-PLURAL_RULES: dict[str, Callable[[int], int]] = {
+PLURAL_RULES: dict[Lang, Callable[[int], int]] = {
     "zh": lambda n: 0,
     "en": lambda n: 0 if n == 1 else 1,
 }
@@ -68,19 +70,24 @@ def domains() -> dict[str, str]:
     return dict(_domains)
 
 
-def norm_lang(lang: str) -> str:
+def norm_lang(lang: str) -> Lang:
     """Catalogue language for a settings/locale value: English for any ``en*``, else Chinese."""
     return "en" if lang.lower().startswith("en") else "zh"
 
 
-def po_text(domain: str, lang: str) -> str:
+def is_lang(value: object) -> TypeGuard[Lang]:
+    """Whether ``value`` is one of the catalogue's languages exactly (a stored setting)."""
+    return value in LANGS
+
+
+def po_text(domain: str, lang: Lang) -> str:
     package = _domains[domain]
     path = resources.files(package) / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
     return path.read_text(encoding="utf-8")
 
 
 @cache
-def entries(domain: str, lang: str) -> Mapping[Key, PoEntry]:
+def entries(domain: str, lang: Lang) -> Mapping[Key, PoEntry]:
     """The translated entries of one catalogue (header and fuzzy entries left out)."""
     out: dict[Key, PoEntry] = {}
     for e in read_po(po_text(domain, lang)):
@@ -91,11 +98,11 @@ def entries(domain: str, lang: str) -> Mapping[Key, PoEntry]:
 
 
 @cache
-def metadata(domain: str, lang: str) -> Mapping[str, str]:
+def metadata(domain: str, lang: Lang) -> Mapping[str, str]:
     return header(read_po(po_text(domain, lang)))
 
 
-def find(key: str, lang: str, context: str | None = None) -> PoEntry | None:
+def find(key: str, lang: Lang, context: str | None = None) -> PoEntry | None:
     """The entry for ``key``: the shared catalogue first, then the registered front ends."""
     lang = norm_lang(lang)
     for domain in list(_domains):
@@ -111,7 +118,7 @@ def _fail(error: Exception) -> None:
     log.error("%s", error)
 
 
-def text(key: str, lang: str, context: str | None = None, params: Mapping[str, Any] = {}) -> str:
+def text(key: str, lang: Lang, context: str | None = None, params: Mapping[str, Any] = {}) -> str:
     """The text for ``key`` in ``lang`` with ``params`` filled in."""
     lang = norm_lang(lang)
     entry = find(key, lang, context)

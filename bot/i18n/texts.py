@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalogue import LANGS, find, text
+from ..engine.rules import PresetName
+from .catalogue import LANGS, Lang, find, text
 
 
-def error_text(code: str, params: dict[str, Any] | None = None, lang: str = "zh") -> str:
+def error_text(code: str, params: dict[str, Any] | None = None, lang: Lang = "zh") -> str:
     """The refusal text for an engine or manager error code.
 
     A refusal that carries a reason parameter may have a more specific text keyed
@@ -28,42 +29,42 @@ def error_text(code: str, params: dict[str, Any] | None = None, lang: str = "zh"
     return text(code, lang, "error", params)
 
 
-def t(key: str, lang: str = "zh", **params: Any) -> str:
+def t(key: str, lang: Lang = "zh", **params: Any) -> str:
     """A UI text; a key that is not a UI text may be an error code."""
     if find(key, lang) is None and find(key, lang, "error") is not None:
         return error_text(key, params, lang)
     return text(key, lang, None, params)
 
 
-def has_text(key: str, lang: str = "zh", context: str | None = None) -> bool:
+def has_text(key: str, lang: Lang = "zh", context: str | None = None) -> bool:
     """Whether some registered catalogue has ``key`` (for optional, more specific wordings)."""
     return find(key, lang, context) is not None
 
 
-def place_name(place: int, lang: str = "zh") -> str:
+def place_name(place: int, lang: Lang = "zh") -> str:
     """1-based finish place: 头科 … 大落."""
     return text(str(place), lang, "place")
 
 
-def tribute_kind(kind: str, lang: str = "zh") -> str:
+def tribute_kind(kind: str, lang: Lang = "zh") -> str:
     return text(kind, lang, "tribute")
 
 
-def preset_name(preset: str, lang: str = "zh") -> str:
+def preset_name(preset: PresetName, lang: Lang = "zh") -> str:
     return text(preset, lang, "preset")
 
 
-def bonus_kind(kind: str, lang: str = "zh") -> str:
+def bonus_kind(kind: str, lang: Lang = "zh") -> str:
     """What earned a competition-scoring ±1: 点, 闷 or 烧."""
     return text(kind, lang, "bonus")
 
 
-def image_label(key: str, lang: str = "zh", **params: Any) -> str:
+def image_label(key: str, lang: Lang = "zh", **params: Any) -> str:
     """A word drawn on an image (context ``image``)."""
     return text(key, lang, "image", params)
 
 
-def count_text(answer: str | None, count: int | None, lang: str = "zh") -> str:
+def count_text(answer: str | None, count: int | None, lang: Lang = "zh") -> str:
     if answer == "exact":
         return t("count_exact", lang, count=count)
     if answer == "out":

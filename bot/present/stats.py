@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..i18n import t
+from ..i18n.catalogue import Lang
 from ..store import PlayerStats
 
 
-def leaderboard_lines(rows: Sequence[PlayerStats], lang: str) -> list[str]:
+def leaderboard_lines(rows: Sequence[PlayerStats], lang: Lang) -> list[str]:
     """One line per player, best first, numbered from 1."""
     return [
         t(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..engine.actions import ActionKind
 from ..engine.state import HandState
 from ..i18n import t
+from ..i18n.catalogue import Lang
 from ..table import ChatRef, TableManager, TableStatus
 from .export import hand_scenario
 from .record import HandRecord
@@ -36,7 +37,7 @@ class Refused:
     key: str
     params: tuple[tuple[str, object], ...] = ()
 
-    def text(self, lang: str) -> str:
+    def text(self, lang: Lang) -> str:
         return t(self.key, lang, **dict(self.params))
 
 
@@ -57,7 +58,7 @@ class Opened:
     def last(self) -> int:
         return len(self.frames) - 1
 
-    def summary(self, lang: str) -> str:
+    def summary(self, lang: Lang) -> str:
         return summary_text(self.record, self.played, lang)
 
     def file_name(self) -> str:
@@ -67,7 +68,7 @@ class Opened:
         text = json.dumps(hand_scenario(self.record), ensure_ascii=False, indent=1)
         return (text + "\n").encode("utf-8")
 
-    def why(self, index: int, lang: str) -> str:
+    def why(self, index: int, lang: Lang) -> str:
         return why_frame(self.frames[index], self.played, self.record.names, lang, self.previous)
 
 
@@ -79,7 +80,7 @@ class StepSession:
     number: int
     index: int
     owner: str
-    lang: str
+    lang: Lang
 
 
 @dataclass
@@ -89,7 +90,7 @@ class RecordDesk:
     _sessions: OrderedDict[str, StepSession] = field(default_factory=OrderedDict)
 
     # -- queries ------------------------------------------------------------------------
-    async def history(self, chat: ChatRef, lang: str) -> str:
+    async def history(self, chat: ChatRef, lang: Lang) -> str:
         return history_text(await self.manager.recent_hands(chat.group_key, HISTORY_SIZE), lang)
 
     async def in_play(self, chat: ChatRef) -> bool:
@@ -150,7 +151,7 @@ class RecordDesk:
         chat: ChatRef,
         number: int,
         index: int,
-        lang: str,
+        lang: Lang,
         seat: int | None = None,
         cards: str | None = None,
         burn: bool = False,

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine import cards as C
-from ..engine.events import Event, EventKind
+from ..engine.events import Event, HandDealt
 from ..engine.game import apply, new_hand
 from ..engine.state import SEATS, HandState
 from .record import HandRecord
@@ -60,7 +60,7 @@ def replay(rec: HandRecord) -> Replayed:
             RecordCode.INCOMPLETE, rec.number, "(stored before records kept tributes)"
         )
     state, start_events = new_hand(rec.rules, rec.seed, rec.leader, rec.owed, streaks=rec.streaks)
-    dealt = {e.seat: str(e.get("cards")) for e in start_events if e.kind is EventKind.DEALT}
+    dealt = {e.seat: e.cards for e in start_events if isinstance(e, HandDealt)}
     if any(dealt.get(s) is None for s in SEATS):
         raise RecordError(RecordCode.DOES_NOT_REPLAY, rec.number, "(no dealt hands)")
     states = [state]

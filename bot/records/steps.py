@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..engine.events import Event, EventKind
+from ..engine.events import Event, TrickWon
 from ..engine.state import HandState, Phase
 from .replay import Replayed
 
@@ -62,10 +62,10 @@ def frames(played: Replayed) -> list[Frame]:
     for i, evs in enumerate(played.events):
         before, after = played.states[i], played.states[i + 1]
         for e in evs:
-            if e.kind is EventKind.TRICK_WON:
+            if isinstance(e, TrickWon):
                 tricks += 1
                 pending.append(e)
-                add(FrameKind.TRICK, before, i, winner=e.seat, cards=str(e.get("cards")))
+                add(FrameKind.TRICK, before, i, winner=e.seat, cards=e.cards)
             else:
                 pending.append(e)
         if not started and after.phase is Phase.PLAY:

@@ -7,9 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.events import Event, EventKind
+from ..engine.events import Burned, Event, TributeCards, TributeGiven
+from ..engine.rules import is_preset
 from ..engine.state import Tribute
 from ..i18n import has_text, place_name, preset_name, t, tribute_kind
+from ..i18n.catalogue import Lang
 from .record import HandRecord
 from .replay import Replayed
 from .steps import Frame, FrameKind
@@ -21,12 +23,12 @@ def seat_label(names: Sequence[str], seat: int) -> str:
     return f"{seat} {name}" if name and name != f"#{seat}" else f"#{seat}"
 
 
-def event_line(e: Event, names: Sequence[str], lang: str = "zh") -> str | None:
+def event_line(e: Event, names: Sequence[str], lang: Lang = "zh") -> str | None:
     """A public event as the table announces it (None for events it does not announce)."""
     key = f"ev_{e.kind.value}"
     if not has_text(key):
         return None
-    params: dict[str, Any] = {k: v for k, v in e.data}
+    params: dict[str, Any] = e.params()
     if e.seat is not None:
         params["seat"] = e.seat
         params["name"] = seat_label(names, e.seat)
@@ -48,13 +50,13 @@ def given_tributes(played: Replayed) -> list[GivenTribute]:
     kinds: dict[tuple[int, int], list[tuple[int, str]]] = {}
     cards: dict[tuple[int, int], list[str]] = {}
     for e in played.start_events:
-        if e.kind is not EventKind.TRIBUTE_GIVEN or e.seat is None:
-            continue
-        pair = (e.seat, int(e.get("target")))
-        if e.is_public():
-            kinds.setdefault(pair, []).append((int(e.get("count")), str(e.get("kind"))))
-        else:
-            cards.setdefault(pair, []).append(str(e.get("cards")))
+        match e:
+            case TributeGiven(seat=giver, target=receiver, count=n, tribute_kind=kind):
+                kinds.setdefault((giver, receiver), []).append((n, kind))
+            case TributeCards(seat=giver, target=receiver, cards=shown_cards):
+                cards.setdefault((giver, receiver), []).append(shown_cards)
+            case _:
+                pass
     out = []
     for pair, given in kinds.items():
         shown = cards.get(pair, [])
@@ -65,7 +67,7 @@ def given_tributes(played: Replayed) -> list[GivenTribute]:
     return out
 
 
-def frame_caption(frame: Frame, names: Sequence[str], lang: str = "zh") -> str:
+def frame_caption(frame: Frame, names: Sequence[str], lang: Lang = "zh") -> str:
     """What a step-through frame shows, in one line."""
     st = frame.state
     if frame.kind is FrameKind.START:
@@ -87,12 +89,12 @@ def burners(played: Replayed) -> list[int]:
     out: list[int] = []
     for evs in played.events:
         for e in evs:
-            if e.kind is EventKind.BURNED and e.seat is not None and e.seat not in out:
+            if isinstance(e, Burned) and e.seat not in out:
                 out.append(e.seat)
     return out
 
 
-def _names_list(seats: Iterable[int], names: Sequence[str], lang: str) -> str:
+def _names_list(seats: Iterable[int], names: Sequence[str], lang: Lang) -> str:
     text = (
         "、".join(seat_label(names, s) for s in seats)
         if lang == "zh"
@@ -101,7 +103,7 @@ def _names_list(seats: Iterable[int], names: Sequence[str], lang: str) -> str:
     return text or t("rec_none", lang)
 
 
-def _tribute_line(tr: Tribute | GivenTribute, names: Sequence[str], lang: str, cards: str) -> str:
+def _tribute_line(tr: Tribute | GivenTribute, names: Sequence[str], lang: Lang, cards: str) -> str:
     giver = tr.giver
     receiver = tr.receiver
     return t(
@@ -115,7 +117,7 @@ def _tribute_line(tr: Tribute | GivenTribute, names: Sequence[str], lang: str, c
     )
 
 
-def summary_text(rec: HandRecord, played: Replayed, lang: str = "zh") -> str:
+def summary_text(rec: HandRecord, played: Replayed, lang: Lang = "zh") -> str:
     """Result, who led, who burned, who opened, the tributes given and owed."""
     names = rec.names
     lines = [
@@ -153,13 +155,14 @@ def summary_text(rec: HandRecord, played: Replayed, lang: str = "zh") -> str:
     return "\n".join(lines)
 
 
-def history_text(rows: Sequence[tuple[int, Mapping[str, Any]]], lang: str = "zh") -> str:
+def history_text(rows: Sequence[tuple[int, Mapping[str, Any]]], lang: Lang = "zh") -> str:
     """The group's recent hands, one line each (newest first)."""
     if not rows:
         return t("rec_history_empty", lang)
     lines = [t("rec_history_title", lang, n=len(rows))]
     for number, raw in rows:
-        preset = preset_name(str(raw.get("preset", "")), lang)
+        stored = raw.get("preset")
+        preset = preset_name(stored, lang) if is_preset(stored) else str(stored)
         if raw.get("voided"):
             lines.append(t("rec_history_void", lang, number=number, preset=preset))
             continue

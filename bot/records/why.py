@@ -12,6 +12,7 @@ from ..engine.errors import IllegalAction
 from ..engine.game import apply
 from ..engine.state import HandState, Tribute, opp
 from ..i18n import error_text, place_name, t, tribute_kind
+from ..i18n.catalogue import Lang
 from .replay import Replayed
 from .steps import Frame, FrameKind
 from .summary import event_line, given_tributes, seat_label
@@ -72,7 +73,7 @@ def section_of(code: str) -> str:
 
 def refusal_text(
     code: str, params: dict[str, object], step: int, seat: int, action: str,
-    names: Sequence[str], lang: str = "zh",
+    names: Sequence[str], lang: Lang = "zh",
 ) -> str:  # fmt: skip
     message = error_text(code, dict(params), lang)
     return t(
@@ -88,7 +89,7 @@ def refusal_text(
 
 def why_play(
     state: HandState, seat: int, kind: ActionKind, cards: str, step: int,
-    names: Sequence[str], lang: str = "zh",
+    names: Sequence[str], lang: Lang = "zh",
 ) -> str:  # fmt: skip
     """Would ``seat`` have been allowed to play (or burn) ``cards`` in ``state``? The
     engine's own answer: its refusal code, or that the action is legal."""
@@ -133,7 +134,7 @@ def _trick_reason(frame: Frame, played: Replayed) -> str:
     return "why_trick_all_passed"
 
 
-def why_trick(frame: Frame, played: Replayed, names: Sequence[str], lang: str = "zh") -> str:
+def why_trick(frame: Frame, played: Replayed, names: Sequence[str], lang: Lang = "zh") -> str:
     reason = _trick_reason(frame, played)
     section = "§10" if reason == "why_trick_gousi" else "§7"
     head = t(
@@ -148,14 +149,14 @@ def why_trick(frame: Frame, played: Replayed, names: Sequence[str], lang: str = 
     return "\n".join([head, *_event_lines(frame, names, lang)])
 
 
-def _event_lines(frame: Frame, names: Sequence[str], lang: str) -> list[str]:
+def _event_lines(frame: Frame, names: Sequence[str], lang: Lang) -> list[str]:
     lines = [x for x in (event_line(e, names, lang) for e in frame.events) if x]
     if not lines:
         return []
     return [t("why_events", lang, events=" · ".join(lines))]
 
 
-def tribute_reason(tr: Tribute, final: HandState | None, names: Sequence[str], lang: str) -> str:
+def tribute_reason(tr: Tribute, final: HandState | None, names: Sequence[str], lang: Lang) -> str:
     """``final`` is the hand that owes the tribute (None when it is not known)."""
     giver = seat_label(names, tr.giver)
     if tr.kind == "luo" and (final is None or final.result is None):
@@ -172,7 +173,7 @@ def tribute_reason(tr: Tribute, final: HandState | None, names: Sequence[str], l
 
 
 def why_tributes(
-    tributes: Sequence[Tribute], final: HandState | None, names: Sequence[str], lang: str = "zh"
+    tributes: Sequence[Tribute], final: HandState | None, names: Sequence[str], lang: Lang = "zh"
 ) -> list[str]:
     """One line per tribute: who owes whom how many, and why (RULES §10)."""
     if not tributes:
@@ -193,7 +194,7 @@ def why_tributes(
 
 
 def why_frame(
-    frame: Frame, played: Replayed, names: Sequence[str], lang: str = "zh",
+    frame: Frame, played: Replayed, names: Sequence[str], lang: Lang = "zh",
     previous: HandState | None = None,
 ) -> str:  # fmt: skip
     """Explain a step-through frame: a trick's end, the tributes given at the start (judged

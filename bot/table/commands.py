@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..engine.actions import Action
 from .model import Actor, ChatRef
@@ -98,4 +97,4 @@ class Ready(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class ChangeSettings(Command):
-    changes: Mapping[str, Any] = field(default_factory=dict)
+    changes: Mapping[str, object] = field(default_factory=dict)

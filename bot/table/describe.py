@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from ..engine.rules import is_preset
 from ..i18n import count_text, preset_name, t
+from ..i18n.catalogue import Lang
 from .outputs import Notice, Param, Params, PrivateNote, Reply
 
 MINOR_KEYS = frozenset({"ev_played", "ev_passed", "ev_ranged", "ev_trick_won"})
@@ -16,24 +18,24 @@ def _int(value: Param) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _fill(key: str, params: Params, lang: str) -> dict[str, Param]:
+def _fill(key: str, params: Params, lang: Lang) -> dict[str, Param]:
     values = dict(params)
     if key in ("count_posted", "count_answer"):
         answer, count = _str(values.get("answer")), _int(values.get("count"))
         values["answer_text"] = count_text(answer, count, lang)
     preset = values.get("preset")
-    if isinstance(preset, str):
+    if is_preset(preset):
         values["preset"] = preset_name(preset, lang)
     return values
 
 
-def reply_text(reply: Reply, lang: str = "zh") -> str:
+def reply_text(reply: Reply, lang: Lang = "zh") -> str:
     return t(reply.key, lang, **_fill(reply.key, reply.params, lang))
 
 
-def notice_text(out: Notice, lang: str = "zh") -> str:
+def notice_text(out: Notice, lang: Lang = "zh") -> str:
     return t(out.key, lang, **_fill(out.key, out.params, lang))
 
 
-def note_text(out: PrivateNote, lang: str = "zh") -> str:
+def note_text(out: PrivateNote, lang: Lang = "zh") -> str:
     return t(out.key, lang, **_fill(out.key, out.params, lang))

@@ -162,6 +162,11 @@ class TableManager:
         keys = sorted(self._by_user.get(user_id, ()))
         return [k for k in keys if platform is None or k.startswith(platform + ":")]
 
+    def live_keys(self, prefix: str) -> list[str]:
+        """Keys of the live tables in memory that start with ``prefix`` (e.g. every topic
+        of one forum group; the Telegram adapter finds a chat's budget memory this way)."""
+        return sorted(k for k, t in self._tables.items() if k.startswith(prefix) and t.live())
+
     async def leaderboard(self, group_key: str, limit: int = 10) -> list[PlayerStats]:
         if self.store is None:
             return []

@@ -9,7 +9,8 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine.errors import GoujiError
-from ..engine.rules import Rules, make_rules, upgrade_overrides
+from ..engine.rules import PresetName, Rules, make_rules, upgrade_overrides
+from ..i18n.catalogue import Lang
 from ..present.schema import TABLE_SETTINGS, Scope, SettingValue, spec_of
 
 log = logging.getLogger(__name__)
@@ -71,12 +72,12 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class GroupSettings:
-    preset: str = "dagang"
+    preset: PresetName = "dagang"
     overrides: tuple[tuple[str, SettingValue], ...] = ()
     turn_seconds: int = 45  # 0 = no turn timer
     match_hands: int = 4  # 0 = no hand limit
     target_score: int = 0  # 0 = no target score
-    lang: str = "zh"
+    lang: Lang = "zh"
     ai_fill: bool = True
     ai_level: str = "normal"  # bot.ai.LEVELS: how the AI seats of this group play
 
@@ -132,7 +133,9 @@ class GroupSettings:
             return settings
 
 
-def _kept(preset: str, overrides: dict[str, SettingValue]) -> tuple[tuple[str, SettingValue], ...]:
+def _kept(
+    preset: PresetName, overrides: dict[str, SettingValue]
+) -> tuple[tuple[str, SettingValue], ...]:
     make_rules(preset, overrides)  # the combination must still make rules
     return tuple(sorted(overrides.items()))
 

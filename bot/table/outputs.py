@@ -16,6 +16,7 @@ from ..engine.actions import Action
 from ..engine.rules import Rules
 from ..engine.state import HandResult
 from ..engine.views import PublicView, SeatView
+from ..i18n.catalogue import Lang
 from ..present.playmenu import PlayMenu
 from .model import GroupSettings, TableStatus
 
@@ -243,5 +244,5 @@ class PrivateSnapshot:
     version: int
     autoplay: bool
     role: Role | None
-    lang: str
+    lang: Lang
     menu: PlayMenu = field(default_factory=PlayMenu)

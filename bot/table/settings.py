@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..engine.errors import ErrorCode, GoujiError
-from ..engine.rules import make_rules, overrides_of
+from ..engine.rules import PresetName, make_rules, overrides_of
 from ..present.schema import Scope, SettingValue, shown, spec_of
 from .model import GroupSettings
 
@@ -39,7 +39,7 @@ def apply_setting_changes(current: GroupSettings, changes: object) -> GroupSetti
 
 
 def kept_overrides(
-    preset: str, overrides: Mapping[str, SettingValue]
+    preset: PresetName, overrides: Mapping[str, SettingValue]
 ) -> tuple[tuple[str, SettingValue], ...]:
     """Only the switches that differ from the preset, in a stable order."""
     base = make_rules(preset)

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import random
 
-from bot.ai import decide, options
+import pytest
+
+from bot.ai import decide, options, play_hand
 from bot.ai.base import masked_state
-from bot.ai.expert import ExpertPolicy
-from bot.ai.tracking import Seen
-from bot.engine import ActionKind, fmt, make_rules, new_hand
+from bot.ai.deal import NO_CAP, deal, hand_sizes, pass_caps
+from bot.ai.expert import MIN_DEALS, PLAYOUT_FIXED, ExpertPolicy
+from bot.ai.normal import NormalPolicy
+from bot.ai.tracking import Seen, deck_of
+from bot.engine import ActionKind, apply, fmt, from_hands, make_rules, new_hand, parse
 from bot.engine.cards import EMPTY
-from bot.engine.views import seat_view
+from bot.engine.state import HandState
+from bot.engine.views import SeatView, seat_view
 
 from .helpers import play, table
 
@@ -54,28 +59,122 @@ def test_determinized_deals_respect_what_the_seat_knows() -> None:
     assert other.hands != dealt.hands  # a real sample, not a copy of the truth
 
 
+def _redealt(state: HandState, seat: int, seed: int) -> HandState:
+    """The same table with the other seats' cards shuffled among them (same counts)."""
+    pool = [
+        i
+        for s, h in enumerate(state.hands, 1)
+        if s != seat
+        for i, n in enumerate(h)
+        for _ in range(n)
+    ]
+    random.Random(seed).shuffle(pool)
+    hands = list(state.hands)
+    k = 0
+    for s in range(1, 7):
+        if s != seat:
+            size = sum(hands[s - 1])
+            hands[s - 1] = tuple(pool[k : k + size].count(i) for i in range(15))
+            k += size
+    return state._replace(hands=tuple(hands))
+
+
 def test_same_seed_same_decision_and_independent_of_the_hidden_hands() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, playouts=12)
+    expert = ExpertPolicy(state.rules, work=1500)
     first = decide(state, seat, expert, random.Random(9))
     assert first == decide(state, seat, expert, random.Random(9))
     assert first in options(state, seat)
-    # Swap two other seats' hidden hands: the seat's view is unchanged, so is the decision.
-    a, b = [s for s in (1, 2, 3, 4, 5, 6) if s != seat][:2]
-    hands = list(state.hands)
-    hands[a - 1], hands[b - 1] = hands[b - 1], hands[a - 1]
-    if sum(hands[a - 1]) == sum(hands[b - 1]):
-        swapped = state._replace(hands=tuple(hands))
-        assert decide(swapped, seat, expert, random.Random(9)) == first
+    # Other hidden hands, the same view: the same decision (it never reads them).
+    for seed in (1, 2):
+        other = _redealt(state, seat, seed)
+        assert other.hands != state.hands
+        assert seat_view(other, seat) == seat_view(state, seat)
+        assert decide(other, seat, expert, random.Random(9)) == first
+
+
+def test_the_search_gets_only_the_masked_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _mid_hand()
+    seat = state.to_act
+    assert seat is not None
+    seen: list[HandState] = []
+    inner = ExpertPolicy.evaluate
+
+    def spy(self: ExpertPolicy, view: SeatView, public: HandState, *rest: object) -> object:
+        seen.append(public)
+        return inner(self, view, public, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ExpertPolicy, "evaluate", spy)
+    expert = ExpertPolicy(state.rules, work=500)
+    decide(state, seat, expert, random.Random(9))
+    assert seen, "the state searched"
+    for public in seen:
+        assert public.hands[seat - 1] == state.hands[seat - 1]
+        assert all(public.hands[s - 1] == EMPTY for s in range(1, 7) if s != seat)
+
+
+def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.ai.expert as expert_module
+
+    state = _mid_hand()
+    seat = state.to_act
+    assert seat is not None
+    view = seat_view(state, seat)
+    calls: list[HandState] = []
+    real = expert_module.rollout
+
+    def counted(s: HandState, rng: random.Random) -> HandState:
+        calls.append(s)
+        return real(s, rng)
+
+    monkeypatch.setattr(expert_module, "rollout", counted)
+    expert = ExpertPolicy(state.rules, work=3000, margin=-10.0)  # always contested: no early stop
+    legal = options(state, seat)
+    cands = expert.candidates(view, legal, expert.normal.choose(view, legal, random.Random(0)))
+    assert len(cands) >= 2
+    scores = expert.evaluate(view, masked_state(state, seat), cands, 5)
+    cards = sum(hand_sizes(view))
+    deals = expert.deals(cards, len(cands))
+    assert deals == max(MIN_DEALS, 3000 // ((cards + PLAYOUT_FIXED) * len(cands)))
+    assert [len(s) for s in scores] == [deals] * len(cands)
+    assert len(calls) == deals * len(cands)
+    # Once no alternative may beat normal's choice by the margin, the search stops early.
+    calls.clear()
+    settled = ExpertPolicy(state.rules, work=30_000, margin=10.0)
+    assert settled.deals(cards, len(cands)) > MIN_DEALS
+    scores = settled.evaluate(view, masked_state(state, seat), cands, 5)
+    assert [len(s) for s in scores] == [MIN_DEALS] * len(cands)
+    # The clock is only a safety net: past it, the search stops after the current deal.
+    calls.clear()
+    hurried = ExpertPolicy(state.rules, work=3000, margin=-10.0, max_seconds=0.0)
+    scores = hurried.evaluate(view, masked_state(state, seat), cands, 5)
+    assert [len(s) for s in scores] == [1] * len(cands)
+    assert len(calls) == len(cands)
+
+
+def test_search_leads_the_sure_winner_first_where_normal_leads_its_loser() -> None:
+    # Seat 1 holds 3 + AAAA; every 2 and joker is gone, so nobody can beat AAAA (a 回牌).
+    # Leading the loser first lets seat 2 out on it with its 7; AAAA first keeps the lead
+    # and the 3 then ends seat 1's hand: 头科.
+    rules = make_rules("dagang")
+    hands = [parse(h) for h in ["3AAAA", "7", "88", "99", "TT", "JJ"]]
+    state, _ = from_hands(rules, hands, 1)
+    played = tuple(d - sum(h[i] for h in hands) for i, d in enumerate(deck_of(rules)))
+    state = state._replace(played=played, started=True)
+    choice = decide(state, 1, ExpertPolicy(rules), random.Random(1))
+    assert choice is not None and fmt(choice.cards or EMPTY) == "AAAA"
+    normal = NormalPolicy(rules)
+    after = play_hand(apply(state, 1, choice)[0], [normal] * 6, random.Random(1)).state
+    assert after.result is not None and after.result.places[0] == 1
 
 
 def test_search_finds_the_finishing_line_normal_would_not_force() -> None:
     # Seat 1 leads with 2 cards left in two plays: either order finishes unless answered.
     state = table(["5B", "66", "77", "88", "99", "TT"])
     state = state._replace(started=True)
-    expert = ExpertPolicy(state.rules, playouts=16)
+    expert = ExpertPolicy(state.rules, work=400)
     choice = decide(state, 1, expert, random.Random(1))
     assert choice is not None and choice.kind is ActionKind.PLAY
     assert fmt(choice.cards or EMPTY) in ("5B", "5")
@@ -101,7 +200,7 @@ def test_decide_async_keeps_the_event_loop_free() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, playouts=24)
+    expert = ExpertPolicy(state.rules, work=3000)
 
     async def run() -> tuple[object, int]:
         ticks = 0
@@ -143,3 +242,51 @@ def test_the_view_remembers_who_played_and_passed_on_what() -> None:
     )
     assert parse("99") == nine.counts()
     assert masked_state(state, 4).history == state.history  # public: the mask keeps it
+
+
+def test_a_pass_on_an_opponent_caps_the_higher_ranks_in_the_deals() -> None:
+    from dataclasses import replace
+
+    from bot.engine import Mark, PublicMove
+    from bot.engine.plays import Play
+
+    from .helpers import act
+
+    # Seat 2 passes seat 1's 55 (holding 66, 99 and AA: a strategic pass, unseen by seat 3).
+    state = play(table(["55KK", "6699AA2S", "99AA", "4", "6", "7"]), 1, "55")
+    state = act(state, 2, ActionKind.PASS)
+    view = seat_view(state, 3)
+    caps = pass_caps(view)
+    assert set(caps) == {2}
+    assert caps[2][:3] == [NO_CAP] * 3  # 3, 4, 5: not above the 55
+    assert caps[2][3:12] == [1] * 9  # 6 … A: it held no pair of any of them
+    sizes = hand_sizes(view)
+    assert sizes[1] == 8  # 报户: seat 2 reports its 8 cards
+    for seed in range(5):
+        hands = deal(view, sizes, caps, random.Random(seed))
+        assert [sum(h) for h in hands] == sizes
+        assert max(hands[1][3:12]) <= 1
+    # A cap its own later plays contradict is dropped: it did hold two 9s after all.
+    later = PublicMove(2, Play(9, 2), None, None)
+    seen = replace(view, public=replace(view.public, history=(*view.public.history, later)))
+    assert pass_caps(seen)[2][6] == NO_CAP
+    assert pass_caps(seen)[2][7] == 1
+    assert Mark.PASS in {m.act for m in view.public.history}
+
+
+def test_unshown_counts_follow_what_each_seat_played() -> None:
+    from dataclasses import replace
+
+    from bot.engine import PublicMove
+    from bot.engine.plays import Play
+
+    state, _ = new_hand(make_rules("match"), 3)  # 比赛: counts are never shown
+    view = seat_view(state, 1)
+    even = hand_sizes(view)
+    assert even[1:] == [sum(view.hand)] * 5  # nothing played yet: even shares
+    spent = PublicMove(4, Play(9, 4), None, None)
+    played = tuple(p + c for p, c in zip(view.public.played, Play(9, 4).counts(), strict=True))
+    seen = replace(view, public=replace(view.public, history=(spent,), played=played))
+    sizes = hand_sizes(seen)
+    assert sum(sizes) == sum(even) - 4
+    assert sizes[3] == min(sizes[1:])  # seat 4 played four cards: it holds the fewest

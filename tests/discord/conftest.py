@@ -36,6 +36,21 @@ def busy_tasks() -> list[asyncio.Task[Any]]:
     return [t for t in asyncio.all_tasks() if t is not me and not t.done() and t not in sleeping]
 
 
+class SteppingTiming:
+    """The Discord sender's time in tests: a fake clock that a sleep moves forward at once,
+    so every wait the channel budget asks for is kept in fake time and costs no real time."""
+
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    async def sleep(self, seconds: float) -> None:
+        self.clock.advance(max(0.0, seconds))
+        await asyncio.sleep(0)
+
+
 class Harness:
     def __init__(self, fake: FakeDiscord, manager: TableManager, clock: FakeClock, bot: DiscordBot):
         self.fake = fake
@@ -143,7 +158,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> FakeDiscord:
 @contextlib.asynccontextmanager
 async def running_bot(manager: TableManager, **options: Any) -> AsyncIterator[DiscordBot]:
     """A bot as after login: application id known, guild cached, commands installed."""
-    options = {"table_interval": 0, "private_interval": 0, **options}
+    options = {"table_interval": 0, "private_interval": 0, "timing": SteppingTiming(), **options}
     bot = DiscordBot(manager, "not-a-token", **options)
     async with bot.client:
         state = bot.client._connection
@@ -158,7 +173,9 @@ async def running_bot(manager: TableManager, **options: Any) -> AsyncIterator[Di
 async def harness(fake: FakeDiscord) -> AsyncIterator[Harness]:
     clock = FakeClock()
     manager = TableManager(clock=clock, seed_source=lambda: 7)
-    async with running_bot(manager) as bot:
+    timing = SteppingTiming()
+    fake.now = timing.now
+    async with running_bot(manager, timing=timing) as bot:
         h = Harness(fake, manager, clock, bot)
         yield h
         await h.settle()

@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +143,8 @@ class Call:
     payload: Any
     files: list[str]
     data: dict[str, bytes] = field(default_factory=dict)  # attachment bytes by file name
+    at: float = 0.0  # the bot's sender time when the call was made
+    channel: int | None = None
 
 
 def _read(files: Any) -> dict[str, bytes]:
@@ -189,6 +192,7 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()
         self.tokens: dict[str, Token] = {}
         self.synced: list[Any] = []
+        self.now: Callable[[], float] = lambda: 0.0  # the harness sets the sender's clock
 
     # -- what tests look at ---------------------------------------------------------------
     def channel_messages(self, channel: int = CHANNEL_ID) -> list[Msg]:
@@ -215,6 +219,14 @@ class FakeDiscord:
         ]
         return found[-1] if found else None
 
+    def channel_writes(self, channel: int = CHANNEL_ID) -> list[float]:
+        """When the bot wrote to a channel (posts, edits, deletions), in sender time."""
+        return [
+            c.at
+            for c in self.calls
+            if c.channel == channel and c.path.startswith("/channels/{channel_id}/messages")
+        ]
+
     def texts_to(self, user: int) -> list[str]:
         return [m.content for m in self.messages.values() if m.user == user]
 
@@ -235,7 +247,10 @@ class FakeDiscord:
         await asyncio.sleep(0)
         payload = _payload(kwargs, form)
         names = [f.filename for f in files or []]
-        self.calls.append(Call(route.method, route.path, route.url, payload, names, _read(files)))
+        channel = int(route.channel_id) if route.channel_id is not None else None
+        call = Call(route.method, route.path, route.url, payload, names, _read(files))
+        call.at, call.channel = self.now(), channel
+        self.calls.append(call)
         path, method = route.path, route.method
         if path == "/users/@me/channels" and method == "POST":
             user = int(payload["recipient_id"])
@@ -260,7 +275,6 @@ class FakeDiscord:
                 dict(cmd, id=str(next(self.ids)), application_id=str(APP_ID), version="1")
                 for cmd in payload
             ]
-        channel = int(route.channel_id) if route.channel_id is not None else None
         if path == "/channels/{channel_id}/messages" and method == "POST":
             assert channel is not None
             user = self.dm_users.get(channel)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from bot.table import AddBots, FakeClock, OpenTable, RemoveBot, Start, TableManager
+from bot.table import AddBots, FakeClock, OpenTable, Start, TableManager, TableStatus
 
 from ..live import live
 from .conftest import ADMIN, ALICE, CHAT, Harness, running_bot
-from .driver import find
+from .driver import find, play_until
 from .fake import FakeDiscord
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -20,23 +18,6 @@ def admin():  # type: ignore[no-untyped-def]
     from bot.table import Actor
 
     return Actor(str(ADMIN.id), ADMIN.name, is_admin=True)
-
-
-async def test_table_edits_are_coalesced_and_end_on_the_latest_state(fake: FakeDiscord) -> None:
-    manager = TableManager(clock=FakeClock(), seed_source=lambda: 7)
-    async with running_bot(manager, table_interval=0.2) as bot:
-        await manager.handle(OpenTable(chat=CHAT, actor=admin()))
-        await asyncio.sleep(0.05)
-        table = fake.table_message()
-        for _ in range(10):
-            await manager.handle(AddBots(chat=CHAT, actor=admin(), count=1))
-            await manager.handle(RemoveBot(chat=CHAT, actor=admin()))
-        await manager.handle(AddBots(chat=CHAT, actor=admin(), count=2))
-        await asyncio.sleep(0.05)
-        assert len(table.versions) == 1  # 21 changes, and still within the first interval
-        await bot.sender.drain()
-        assert len(table.versions) == 2
-        assert table.content.count("（电脑）") == 2 and table.content.count("（空）") == 3
 
 
 async def test_a_deleted_table_message_is_posted_again(harness: Harness) -> None:
@@ -101,3 +82,18 @@ async def test_a_real_hand_image_by_dm(harness: Harness) -> None:
     dm = h.fake.last_private(ADMIN.id, "dm")
     assert dm is not None and "hand.png" in dm.files
     assert find(dm, "gj:a:", "auto1") is not None
+
+
+async def test_a_finished_table_leaves_the_senders_memory(harness: Harness) -> None:
+    h = harness
+    h.settings(match_hands=1, turn_seconds=0)
+    await h.slash(ADMIN, "new")
+    await h.slash(ALICE, "join")
+    await h.slash(ADMIN, "start")
+    assert CHAT.key in h.bot.sender.tables
+    assert (CHAT.key, str(ALICE.id)) in h.bot.sender.privates
+    await play_until(h, [ADMIN, ALICE], {TableStatus.FINISHED})
+    await h.bot.sender.drain()
+    assert any("比赛结束" in m.content for m in h.fake.channel_messages())
+    assert CHAT.key not in h.bot.sender.tables
+    assert not [pair for pair in h.bot.sender.privates if pair[0] == CHAT.key]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from adapters.discord.custom_ids import (
@@ -109,6 +111,11 @@ def test_play_texts() -> None:
     assert cards_text(cards("34B"), "zh") == "大王 4 3"
 
 
+def menus(view: Any) -> list[Any]:
+    """The select menus of a view, top to bottom (buttons left out)."""
+    return [c for c in view.children if hasattr(getattr(c, "item", c), "options")]
+
+
 def test_a_big_lead_is_paged_and_every_menu_fits() -> None:
     hand = cards("8" * 16 + "2" * 10 + "SSSSBBBB" + "KKK")
     legal = [Action.play(p) for p in gen_leads(hand, RULES)]
@@ -119,24 +126,30 @@ def test_a_big_lead_is_paged_and_every_menu_fits() -> None:
     view = private_view(priv, REF, Pick(), declare_open=False)
     # rank menu, the suggested leads (whole sets), autoplay, refresh
     assert len(view.children) == 3 + len(menu.suggestions) and menu.suggestions
+    # The suggested plays come first, on the top row; rank options show how many you hold.
+    top = [c for c in view.children if c.row == 0]
+    assert len(top) == len(menu.suggestions)
+    assert all(c.custom_id.rsplit(":", 1)[1].startswith("c") for c in top)  # type: ignore[attr-defined]
+    labels = [o.label for o in menus(view)[0].item.options]  # type: ignore[attr-defined]
+    assert labels[0].endswith(" ×16"), labels
     rank8 = menu.rank(8)
     assert rank8 is not None and rank8.held == 16
     sizes = [s.size for s in rank8.sizes]
     assert len(sizes) > PAGE + 1
     view = private_view(priv, REF, Pick(rank=8), declare_open=False)
-    size_menu = view.children[1]
+    size_menu = menus(view)[1]
     values = [o.value for o in size_menu.item.options]  # type: ignore[attr-defined]
     assert len(values) == PAGE + 1 and values[-1] == "~1"
     op = size_menu.custom_id.rsplit(":", 1)[1]
     page2 = pick_from(op, "~1")
     assert page2 == Pick(rank=8, size_page=1)
     view = private_view(priv, REF, page2, declare_open=False)
-    values = [o.value for o in view.children[1].item.options]  # type: ignore[attr-defined]
+    values = [o.value for o in menus(view)[1].item.options]  # type: ignore[attr-defined]
     assert values[0] == str(sizes[PAGE])
-    pick = pick_from(view.children[1].custom_id.rsplit(":", 1)[1], "10")
+    pick = pick_from(menus(view)[1].custom_id.rsplit(":", 1)[1], "10")
     assert pick is not None and pick.size == 10
     view = private_view(priv, REF, pick, declare_open=False)
-    variant_menu = view.children[2]
+    variant_menu = menus(view)[2]
     first = variant_menu.item.options[0].value  # type: ignore[attr-defined]
     chosen = pick_from(variant_menu.custom_id.rsplit(":", 1)[1], first)
     assert chosen is not None and chosen.cards == decode_counts(first)

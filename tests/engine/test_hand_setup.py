@@ -17,6 +17,7 @@ from bot.engine import (
     next_leader,
     parse,
 )
+from bot.engine.events import Bought
 from bot.engine.game import legal_burns
 from bot.engine.views import seat_view
 
@@ -38,8 +39,8 @@ def test_buy_three_from_the_opposite_paying_a_two() -> None:
     state, events = from_hands(BIE, hands, 1, buy=True)
     assert fmt(state.hands[0]) == "3556"  # bought a 3, paid the 2
     assert fmt(state.hands[3]) == "3K2"
-    bought = [e for e in events if e.kind == "bought"]
-    assert bought[0].get("paid") == "2" and bought[0].get("target") == 4
+    bought = [e for e in events if isinstance(e, Bought)]
+    assert bought[0].paid == "2" and bought[0].target == 4
 
 
 def test_buy_three_falls_back_to_the_opposites_teammates_then_a_teammate() -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bot.ai import RandomPolicy, play_hand
 from bot.engine import PRESET_NAMES, Action, ActionKind, apply, from_hands, make_rules, new_hand
 from bot.engine.cards import parse
-from bot.engine.events import EventKind
+from bot.engine.events import TributeGiven
 from bot.engine.match import MatchCarry, carry_over
 from bot.engine.rules import deck_size
 from bot.engine.state import HandState, Tribute, down
@@ -113,9 +113,7 @@ def test_cards_are_conserved_through_whole_matches(preset: str, seed: int) -> No
         assert _conserved(state)
         if carry.leader is not None:
             assert state.leader == carry.leader
-        n_given = sum(
-            e.get("count", 0) for e in events if e.kind is EventKind.TRIBUTE_GIVEN and e.is_public()
-        )
+        n_given = sum(e.count for e in events if isinstance(e, TributeGiven))
         assert n_given <= sum(t.count for t in carry.owed)
         if not rules.tribute:
             assert n_given == 0

@@ -6,35 +6,22 @@ at every image before committing.
 
 from __future__ import annotations
 
-import io
 import itertools
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import ImageChops
 
+from render.golden import golden_problem
 from render.replay import render_replay
 from render.replay_golden import CASES, GOLDEN_DIR, sample_frames
 from render.samples import SAMPLE_NAMES
-from render.style import to_png
-
-TOLERANCE = 1.5  # the same bound as the other golden images
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden(name: str, tmp_path: Path) -> None:
-    golden_path = GOLDEN_DIR / f"{name}.png"
-    assert golden_path.exists(), f"missing {golden_path}: run python -m render.replay_golden"
-    actual = Image.open(io.BytesIO(to_png(CASES[name]()))).convert("RGB")
-    golden = Image.open(golden_path).convert("RGB")
-    if actual.size != golden.size:
-        actual.save(tmp_path / f"{name}.png")
-        pytest.fail(f"{name}: size {actual.size} != golden {golden.size} (see {tmp_path})")
-    diff = ImageStat.Stat(ImageChops.difference(actual, golden)).mean
-    score = sum(diff) / len(diff)
-    if score > TOLERANCE:
-        actual.save(tmp_path / f"{name}.png")
-        pytest.fail(f"{name}: mean difference {score:.2f} > {TOLERANCE} (actual in {tmp_path})")
+    problem = golden_problem(name, CASES[name], GOLDEN_DIR, tmp_path)
+    assert problem is None, f"{problem} (regenerate: python -m render.replay_golden)"
 
 
 def test_every_frame_has_the_same_size_and_differs_from_the_next() -> None:

@@ -144,7 +144,7 @@ async def test_whole_hand_by_buttons(tmp_path: Path, caplog: pytest.LogCaptureFi
     assert snap is not None and snap.status is TableStatus.BETWEEN
     table_msg = h.table_message()
     assert table_msg.photo == FakeRenderer().table(snap)
-    notices_kept = list(h.bot.ctx.notices.get(h.key, ()))
+    notices_kept = list(h.bot.ctx.notices.get(h.key) or ())
     assert table_msg.caption == table_caption(snap, notices_kept, "zh")
 
     # Privacy: group messages carry only table/result images and never a private hand.

@@ -163,3 +163,28 @@ async def test_ready_and_leaving_mid_match() -> None:
     assert seat is not None and seat.is_ai
     assert not h.errors
     await h.close()
+
+
+async def test_a_played_keyboard_gives_way_at_once_and_a_double_tap_is_told_politely() -> None:
+    h = await playing()
+    who = someone_to_act(h)
+    msg = h.hand_message(who)  # type: ignore[arg-type]
+    first = msg.buttons()[0]
+    assert op_of(first[1]) == "g", "the first row holds the suggested one-tap plays"
+    before = len(h.fake.calls)
+    version = h.manager.tables[h.key].version
+    answer = await h.press(who, msg, first[1])  # type: ignore[arg-type]
+    assert h.manager.tables[h.key].version > version, answer
+    mine = [c.method for c in h.fake.calls[before:] if c.chat_id == who["id"]]
+    # The old buttons are replaced before the new picture is even drawn.
+    assert mine[0] == "editMessageReplyMarkup" and "editMessageMedia" in mine[1:], mine
+    fresh = h.hand_message(who)  # type: ignore[arg-type]
+    assert fresh.buttons() and first[1] not in [d for _, d in fresh.buttons()]
+    # The same button again (a double tap that left the phone before the edit arrived).
+    after = h.manager.tables[h.key].version
+    again = await h.press(who, msg, first[1])  # type: ignore[arg-type]
+    assert again["text"] == t("tg_already_played")
+    assert "过期" not in again["text"]
+    assert h.manager.tables[h.key].version == after
+    assert not h.errors
+    await h.close()

@@ -112,3 +112,26 @@ async def test_a_failed_job_is_logged_and_the_queue_goes_on() -> None:
     assert await sender.pump() is None
     assert [n for _, n in log.calls] == ["bad", "good"]
     assert sender.calls_in_window(GROUP) == 2
+
+
+async def test_idle_chats_leave_memory_once_their_window_is_empty() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    for user in range(1, 501):  # five hundred private chats and one group, one message each
+        sender.post(user, log.job(f"p{user}"))
+    sender.post(GROUP, log.job("g"))
+    await sender.pump()
+    assert len(log.calls) == 501
+    assert sender.lanes() == 1  # private chats go at once; the group keeps its window
+    assert sender.calls_in_window(GROUP) == 1
+    clock.advance(61.0)
+    await sender.pump()
+    assert sender.lanes() == 0 and not sender.budget._sent
+    # A group that comes back still counts what it spent (its memory is consulted again).
+    for i in range(25):
+        sender.post(GROUP, log.job(f"again{i}"))
+    await run_for(sender, clock, 70)
+    times = [at for at, name in log.calls if name.startswith("again")]
+    assert len(times) == 25
+    assert sum(1 for x in times if x < times[0] + 60) <= 20

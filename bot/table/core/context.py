@@ -9,53 +9,112 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any
+from enum import Enum
+from typing import Any, assert_never
 
 from ...ai import Policy
 from ...engine.actions import Action
-from ...engine.events import Event, EventKind
+from ...engine.events import (
+    Bought,
+    Burned,
+    BurnFailed,
+    BurnReleased,
+    BurnSucceeded,
+    Caught,
+    ChongdianCalled,
+    ChongdianResult,
+    CountAnswered,
+    Dealt,
+    Declared,
+    Event,
+    EventKind,
+    FoursDiscarded,
+    FoursFreed,
+    FreePlay,
+    HandDealt,
+    HandOver,
+    HuiCalled,
+    Lead,
+    Opened,
+    Passed,
+    Played,
+    PlayStarts,
+    PointFailed,
+    Ranged,
+    ReturnCards,
+    Revolted,
+    TributeCards,
+    TributeGiven,
+    TributeReturned,
+    TrickWon,
+    Voided,
+    Waived,
+    WentOut,
+)
 from ...engine.game import apply
 from ...engine.state import SEATS
 from ..model import GroupSettings, SeatInfo
 from ..outputs import Deadline, DeadlineKind, Notice, Out, PrivateNote, Reply, params_of
 from ..record import Table
 
-# Plays, passes and trick ends: the table image shows them; the terminal prints them.
-MINOR_NOTICES = {
-    EventKind.PLAYED: "ev_played",
-    EventKind.PASSED: "ev_passed",
-    EventKind.RANGED: "ev_ranged",
-    EventKind.TRICK_WON: "ev_trick_won",
-}
-PUBLIC_NOTICES = {
-    **MINOR_NOTICES,
-    EventKind.REVOLTED: "ev_revolted",
-    EventKind.VOIDED: "ev_voided",
-    EventKind.WAIVED: "ev_waived",
-    EventKind.DECLARED: "ev_declared",
-    EventKind.BURNED: "ev_burned",
-    EventKind.BURN_RELEASED: "ev_burn_released",
-    EventKind.BURN_SUCCEEDED: "ev_burn_succeeded",
-    EventKind.BURN_FAILED: "ev_burn_failed",
-    EventKind.CAUGHT: "ev_caught",
-    EventKind.OPENED: "ev_opened",
-    EventKind.POINT_FAILED: "ev_point_failed",
-    EventKind.FOURS_DISCARDED: "ev_fours_discarded",
-    EventKind.WENT_OUT: "ev_went_out",
-    EventKind.FREE_PLAY: "ev_free_play",
-    EventKind.TRIBUTE_GIVEN: "ev_tribute_given",
-    EventKind.TRIBUTE_RETURNED: "ev_tribute_returned",
-    EventKind.BOUGHT: "ev_bought",
-    EventKind.HUI: "ev_hui",
-    EventKind.CHONGDIAN: "ev_chongdian",
-    EventKind.CHONGDIAN_RESULT: "ev_chongdian_result",
-}
-
 # Events only their two seats see: (text for the giver, text for the receiver).
 PRIVATE_NOTICES = {
     EventKind.TRIBUTE_GIVEN: ("note_tribute_paid", "note_tribute_received"),
     EventKind.TRIBUTE_RETURNED: ("note_return_paid", "note_return_received"),
 }
+
+
+class Announce(Enum):
+    """How the table announces an event."""
+
+    NOTICE = "notice"
+    MINOR = "minor"  # plays, passes and trick ends: the table image shows them already
+    NOT = "not"  # the deal, whose turn it is, 报户 (answered on its own), the hand's end
+
+
+def announce(e: Event) -> Announce:
+    """Whether a public event becomes a notice (text ``ev_<kind>``); a new kind of event is
+    a type error here until it is decided."""
+    match e:
+        case Played() | Passed() | Ranged() | TrickWon():
+            return Announce.MINOR
+        case (
+            Revolted()
+            | Voided()
+            | Waived()
+            | Declared()
+            | Burned()
+            | BurnReleased()
+            | BurnSucceeded()
+            | BurnFailed()
+            | Caught()
+            | Opened()
+            | PointFailed()
+            | FoursDiscarded()
+            | WentOut()
+            | FreePlay()
+            | TributeGiven()
+            | TributeReturned()
+            | Bought()
+            | HuiCalled()
+            | ChongdianCalled()
+            | ChongdianResult()
+        ):
+            return Announce.NOTICE
+        case (
+            Dealt()
+            | HandDealt()
+            | TributeCards()
+            | ReturnCards()
+            | PlayStarts()
+            | Lead()
+            | FoursFreed()
+            | CountAnswered()
+            | HandOver()
+        ):
+            return Announce.NOT
+        case _:
+            assert_never(e)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,26 +235,24 @@ class Ctx:
             if not e.is_public():
                 self.private_notes(e)
                 continue
-            key = PUBLIC_NOTICES.get(e.kind)
-            if key is None:
+            how = announce(e)
+            if how is Announce.NOT:
                 continue
-            params: dict[str, object] = dict(e.data)
+            params: dict[str, object] = dict(e.params())
             if e.seat is not None:
                 params["seat"] = e.seat
                 params["name"] = self.name(e.seat)
-            minor = e.kind in MINOR_NOTICES
-            self.outs.append(Notice(self.t.key, key, params_of(**params), minor=minor))
+            minor = how is Announce.MINOR
+            self.outs.append(
+                Notice(self.t.key, f"ev_{e.kind.value}", params_of(**params), minor=minor)
+            )
 
     def private_notes(self, e: Event) -> None:
         """Cards only two seats see (tribute and its return) go to those two players."""
-        keys = PRIVATE_NOTICES.get(e.kind)
-        if keys is None or e.seat is None:
+        if not isinstance(e, TributeCards | ReturnCards):
             return
-        data = dict(e.data)
-        target = data.get("target")
-        if not isinstance(target, int):
-            return
-        names = {"name": self.name(e.seat), "target_name": self.name(target)}
-        for viewer in e.visible_to or ():
+        keys = PRIVATE_NOTICES[e.kind]
+        names = {"name": self.name(e.seat), "target_name": self.name(e.target)}
+        for viewer in e.visible_to:
             key = keys[0] if viewer == e.seat else keys[1]
-            self.private_note(viewer, key, giver=e.seat, **data, **names)
+            self.private_note(viewer, key, giver=e.seat, **e.params(), **names)

@@ -10,7 +10,7 @@ from typing import Any
 from ...ai import decide, without_search
 from ...engine.actions import ActionKind
 from ...engine.errors import IllegalAction
-from ...engine.events import EventKind
+from ...engine.events import Burned
 from ...engine.game import first_leader, legal_plays, new_hand, next_leader
 from ...engine.schedule import (
     BurnDeclaration,
@@ -181,7 +181,7 @@ def settle_burns(c: Ctx, window: BurnWindow) -> None:
     if result.any_burned:
         # Apply the burns that took effect, in the engine's order, through the log.
         for e in result.events:
-            if e.kind is EventKind.BURNED and e.seat is not None:
+            if isinstance(e, Burned):
                 c.apply(e.seat, declared[e.seat])
         return
     if window.queued is not None:

@@ -10,25 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...engine.errors import IllegalAction
-from ..commands import (
-    Act,
-    AddBots,
-    AskCount,
-    ChangeSettings,
-    Command,
-    Join,
-    Kick,
-    Leave,
-    NextHand,
-    OpenTable,
-    Ready,
-    RemoveBot,
-    SetAutoplay,
-    Spectate,
-    Start,
-    StopMatch,
-    SwapSeat,
-)
+from .. import commands as cmds
 from ..outputs import Reply, params_of
 from ..record import Table
 from . import lobby, turns
@@ -40,9 +22,9 @@ from .views import emit_views
 QUIET = Reply.yes("ok")
 
 
-def step(table: Table | None, cmd: Command, env: Env) -> Step:
+def step(table: Table | None, cmd: cmds.Command, env: Env) -> Step:
     """Apply one command; the table passed in is never changed."""
-    if isinstance(cmd, OpenTable):
+    if isinstance(cmd, cmds.OpenTable):
         new, reply = lobby.open_table(cmd, table.copy() if table else None, env)
         opened = _finish(Ctx(new, env), reply)
         return replace(opened, fresh=reply.key == "table_opened")
@@ -77,48 +59,48 @@ def _finish(c: Ctx, reply: Reply) -> Step:
     return Step(c.t, reply, tuple(c.outs), tuple(c.finished))
 
 
-def _dispatch(c: Ctx, cmd: Command) -> Reply:
+def _dispatch(c: Ctx, cmd: cmds.Command) -> Reply:
     reply = _seat_command(c, cmd)
     if reply is None:
         reply = _match_command(c, cmd)
     return reply if reply is not None else Reply.no("unknown_command")
 
 
-def _seat_command(c: Ctx, cmd: Command) -> Reply | None:
+def _seat_command(c: Ctx, cmd: cmds.Command) -> Reply | None:
     match cmd:
-        case Join():
+        case cmds.Join():
             return lobby.join(c, cmd)
-        case Leave():
+        case cmds.Leave():
             return lobby.leave(c, cmd.actor.user_id, kicked=False)
-        case SwapSeat():
+        case cmds.SwapSeat():
             return lobby.swap(c, cmd)
-        case Kick():
+        case cmds.Kick():
             return lobby.kick(c, cmd)
-        case AddBots():
+        case cmds.AddBots():
             return lobby.add_bots(c, cmd)
-        case RemoveBot():
+        case cmds.RemoveBot():
             return lobby.remove_bot(c, cmd)
-        case Spectate():
+        case cmds.Spectate():
             return turns.spectate(c, cmd.actor.user_id)
-        case Start():
+        case cmds.Start():
             return lobby.start(c, cmd)
     return None
 
 
-def _match_command(c: Ctx, cmd: Command) -> Reply | None:
+def _match_command(c: Ctx, cmd: cmds.Command) -> Reply | None:
     match cmd:
-        case Act():
+        case cmds.Act():
             return turns.act(c, cmd)
-        case AskCount():
+        case cmds.AskCount():
             return turns.ask_count(c, cmd)
-        case Ready():
+        case cmds.Ready():
             return turns.ready(c, cmd)
-        case SetAutoplay():
+        case cmds.SetAutoplay():
             return turns.set_autoplay(c, cmd)
-        case NextHand():
+        case cmds.NextHand():
             return turns.next_hand(c, cmd)
-        case StopMatch():
+        case cmds.StopMatch():
             return turns.stop_match(c, cmd)
-        case ChangeSettings():
+        case cmds.ChangeSettings():
             return turns.new_settings(c)
     return None

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ...engine.actions import Action, ActionKind
+from ...engine.events import CountAnswered
 from ...engine.game import apply
 from ...present.schema import shown
 from ..commands import Act, AskCount, NextHand, Ready, SetAutoplay, StopMatch
-from ..events import count_answered
 from ..model import TableStatus
 from ..outputs import DeadlineKind, Reply
 from ..record import Table
@@ -96,7 +96,8 @@ def ask_count(c: Ctx, cmd: AskCount) -> Reply:
         return Reply.no("bad_target", target=shown(cmd.target))
     _, events = apply(t.run.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
     # 报户 changes nothing, so it is answered without a version check.
-    answer = count_answered(events[0])
+    answer = events[0]
+    assert isinstance(answer, CountAnswered)  # what ASK_COUNT answers with, alone
     # The same question at the same state has the same answer: it is posted once.
     question = (t.version, cmd.actor.user_id, cmd.target)
     if question in t.run.asked:

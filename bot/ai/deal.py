@@ -1,0 +1,159 @@
+"""Determinization: deal the cards a seat cannot see to the other seats, consistently with
+everything the seat has seen.
+
+From the seat's view alone (never another hand):
+
+- **the cards**: exactly the outstanding ones (``Seen.outstanding``: the deck minus the
+  cards played minus the seat's own hand);
+- **the counts**: a count the view shows (counts shown, 报户) is exact; otherwise each
+  seat's share follows what it played (``PublicView.history``: who played what), so a
+  seat that has played many cards gets fewer;
+- **the passes** (voids): a seat that passed an opponent's plain play of ``n`` cards
+  held no rank above it with ``n`` cards then — it would have answered, as a ``normal``
+  seat answers nearly every cheap chance. Hands only shrink during play, so that caps
+  its holding of each higher rank now, less what it played of that rank since. A pass
+  can be strategic, so a cap is soft: a card that fits nowhere else goes anywhere. A
+  cap the seat's later plays contradict (it passed ``TT`` and then led ``KKK``) is
+  dropped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..engine.cards import NUM_RANKS, Counts
+from ..engine.plays import TWOS_BASE, Play
+from ..engine.state import SEATS, Mark, PublicMove, SeatStatus, same_team
+from ..engine.views import SeatView
+from .tracking import Seen, deck_of, known_count
+
+NO_CAP = 99
+RANK_SLOTS = 12  # 3 … A
+
+
+def played_by(history: Sequence[PublicMove]) -> list[list[int]]:
+    """Cards each seat has played this hand (index seat - 1, slot)."""
+    out = [[0] * NUM_RANKS for _ in SEATS]
+    for m in history:
+        if isinstance(m.act, Play):
+            row = out[m.seat - 1]
+            for i, c in enumerate(m.act.counts()):
+                row[i] += c
+    return out
+
+
+def hand_sizes(view: SeatView) -> list[int]:
+    """Every seat's card count (index seat - 1), summing to the cards the seat cannot see.
+
+    Shown or reported counts are exact; the other playing seats (and a revolter, who keeps
+    its dealt hand) share the rest in proportion to what they were dealt less what they
+    played (tributes may move a few cards: the proportions absorb that).
+    """
+    pub = view.public
+    left = sum(Seen.of(view).outstanding)
+    dealt = sum(deck_of(pub.rules)) // 6
+    spent = [sum(row) for row in played_by(pub.history)]
+    sizes = [0] * 6
+    sizes[view.seat - 1] = sum(view.hand)
+    guess: dict[int, int] = {}
+    for s in pub.seats:
+        if s.seat == view.seat or s.status is SeatStatus.OUT:
+            continue
+        n = known_count(view, s.seat)
+        if s.status is SeatStatus.PLAYING and n is not None:
+            sizes[s.seat - 1] = min(n, left)
+            left -= sizes[s.seat - 1]
+        else:
+            guess[s.seat] = max(1, dealt - spent[s.seat - 1])
+    _share(sizes, guess, left)
+    return sizes
+
+
+def _share(sizes: list[int], guess: dict[int, int], left: int) -> None:
+    """Split ``left`` cards over the seats of ``guess`` in proportion (largest remainders)."""
+    if not guess:
+        return
+    weight = sum(guess.values())
+    exact = {s: left * g / weight for s, g in guess.items()}
+    for s, x in exact.items():
+        sizes[s - 1] = int(x)
+    rest = left - sum(int(x) for x in exact.values())
+    for s in sorted(exact, key=lambda s: (int(exact[s]) - exact[s], s))[:rest]:
+        sizes[s - 1] += 1
+
+
+def pass_caps(view: SeatView) -> dict[int, list[int]]:
+    """Soft upper bounds on what each other seat holds now, from its passes (see above)."""
+    history = view.public.history
+    caps: dict[int, list[int]] = {}
+    for k, m in enumerate(history):
+        if not _telling_pass(m, view.seat):
+            continue
+        over = m.over
+        assert over is not None
+        later = _played_since(history, k, m.seat)
+        row = caps.setdefault(m.seat, [NO_CAP] * NUM_RANKS)
+        for i in range(over.base - 2, RANK_SLOTS):  # the ranks above the play's base
+            bound = over.size - 1 - later[i]
+            if bound >= 0:
+                row[i] = min(row[i], bound)
+    return caps
+
+
+def _telling_pass(m: PublicMove, me: int) -> bool:
+    """A pass by another seat on an opponent's plain play (one it would have answered)."""
+    return (
+        m.act is Mark.PASS
+        and m.seat != me
+        and m.over is not None
+        and m.over_seat is not None
+        and not same_team(m.seat, m.over_seat)
+        and not m.over.jokers
+        and 0 < m.over.base < TWOS_BASE
+    )
+
+
+def _played_since(history: Sequence[PublicMove], k: int, seat: int) -> list[int]:
+    out = [0] * NUM_RANKS
+    for m in history[k + 1 :]:
+        if m.seat == seat and isinstance(m.act, Play):
+            for i, c in enumerate(m.act.counts()):
+                out[i] += c
+    return out
+
+
+def deal(
+    view: SeatView,
+    sizes: Sequence[int],
+    caps: dict[int, list[int]],
+    rng: random.Random,
+) -> tuple[Counts, ...]:
+    """The six hands of one determinization: the seat's own, and the outstanding cards
+    dealt at random to the others in ``sizes``, within ``caps`` where the cards allow."""
+    pool: list[int] = []
+    for i, n in enumerate(Seen.of(view).outstanding):
+        pool.extend([i] * n)
+    rng.shuffle(pool)
+    room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}
+    # A table set up from a position holds fewer cards than the deck: deal a random part.
+    del pool[sum(room.values()) :]
+    # Capped ranks first, while the seats that may take them still have room.
+    pool.sort(key=lambda i: -sum(1 for row in caps.values() if row[i] < NO_CAP))
+    got = {s: [0] * NUM_RANKS for s in room}
+    for card in pool:
+        open_ = [s for s in room if room[s] > 0]
+        if not open_:
+            break
+        fits = [s for s in open_ if got[s][card] < caps.get(s, _NONE)[card]] or open_
+        seat = rng.choices(fits, weights=[room[s] for s in fits])[0]
+        got[seat][card] += 1
+        room[seat] -= 1
+    hands: list[Counts] = [(0,) * NUM_RANKS] * 6
+    hands[view.seat - 1] = tuple(view.hand)
+    for s, row in got.items():
+        hands[s - 1] = tuple(row)
+    return tuple(hands)
+
+
+_NONE = [NO_CAP] * NUM_RANKS
