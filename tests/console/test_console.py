@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -180,9 +181,17 @@ async def test_autoplay_turns_off_again_and_is_announced_once() -> None:
 
 
 async def test_tribute_cards_given_and_received_are_shown() -> None:
-    text = await _run([], seed=1, hands=2)
-    assert "You pay AI 4 (seat 4) tribute: 2B" in text
-    assert "AI 4 (seat 4) returns 33 to you." in text
+    # Whether you pay tribute in hand 2 depends on how the AI seats played hand 1, so
+    # look through a few seeds for a match where you do (bounded).
+    paid = None
+    text = ""
+    for seed in range(1, 20):
+        text = await _run([], seed=seed, hands=2)
+        paid = re.search(r"You pay (AI \d \(seat \d\)) tribute: ([2SB]+)\n", text)
+        if paid:
+            break
+    assert paid is not None, "you paid no tribute in 19 seeded matches"
+    assert re.search(re.escape(paid[1]) + r" returns [3-9TJQKA2SB]+ to you\.", text)
 
 
 async def test_burn_cards_are_shown() -> None:
