@@ -52,7 +52,7 @@ Choice = tuple[Action, Play]
 class NormalWeights:
     """Costs in rank steps (3 = 0 … A = 11) and the limits an answer may cost."""
 
-    two: float = 7.0  # each 2 spent (贴钱 or alone)
+    two: float = 5.0  # each 2 spent (贴钱 or alone)
     two_late: float = 4.0  # … once the hand is short (2s are then just high cards)
     small: float = 9.0
     big: float = 12.0
@@ -63,7 +63,7 @@ class NormalWeights:
     answer_plain: float = 16.0
     answer_early: float = 10.0  # … while the hand holds more than ``stage`` cards
     stage: int = 12
-    answer_gouji: float = 28.0  # the opposite's 够级牌 (or any, when headless)
+    answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     takes_trick: float = 4.0

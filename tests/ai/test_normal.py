@@ -61,7 +61,7 @@ def test_does_not_attach_a_two_early() -> None:
     # The bad move is 92. Early in the hand (打后半场) a split pair of 10s on the upstream
     # seat's 88 is not worth it either, so passing is sound; if it answers, it is with TT.
     assert choice.kind is ActionKind.PASS or _cards(choice) == "TT"
-    late = play(table(["88" + FILL, "5889TTTTQKK2", FILL, FILL, FILL, FILL]), 1, "88")
+    late = play(table(["88" + FILL, "5889TTQKK2", FILL, FILL, FILL, FILL]), 1, "88")
     assert _cards(normal_choice(late, 2)) == "TT"  # a short hand answers, and keeps its 2
 
 
