@@ -27,6 +27,8 @@ from typing import Protocol
 
 from bot.table import Clock
 
+SWEEP_AT = 1024  # chats held before the first sweep of empty windows
+
 
 class BudgetMemory(Protocol):
     """Where a chat's recent call times (wall-clock seconds) outlive the process."""
@@ -63,6 +65,7 @@ class RateBudget:
         self.memory: BudgetMemory = memory or NoMemory()
         self.wall = wall
         self._sent: dict[Hashable, deque[float]] = {}
+        self._sweep_at = SWEEP_AT
 
     def _times(self, chat: Hashable) -> deque[float]:
         sent = self._sent.get(chat)
@@ -75,6 +78,11 @@ class RateBudget:
         while sent and sent[0] <= cutoff:
             sent.popleft()
         return sent
+
+    def recall(self, chat: Hashable) -> None:
+        """Forget what this process counted for ``chat``: the next use reloads the window
+        from the memory (another process may have sent there since: bot.cluster)."""
+        self._sent.pop(chat, None)
 
     def recent(self, chat: Hashable) -> list[float]:
         """The times of the calls still inside the window, oldest first."""
@@ -104,8 +112,18 @@ class RateBudget:
         if sent is not None and not self._times(chat):
             del self._sent[chat]
 
+    def _sweep(self) -> None:
+        """Forget every chat whose window is empty, once the table of chats has doubled:
+        the budget holds the chats active in the last window, not every chat ever seen."""
+        if len(self._sent) < self._sweep_at:
+            return
+        for chat in list(self._sent):
+            self.forget(chat)
+        self._sweep_at = max(SWEEP_AT, 2 * len(self._sent))
+
     async def spend(self, chat: Hashable) -> None:
         """Count a call that has just been made, and remember it."""
+        self._sweep()
         sent = self._times(chat)
         now = self.clock.now()
         sent.append(now)

@@ -15,7 +15,9 @@ Each human decides with the heuristic AI policy — except that, like a person w
 of their own, in ``OWN_PLAY`` of the turns with a play on offer they pick a legal play at
 random instead (most are not among the keyboard's suggestions) — and then taps the
 shortest way to that decision on its keyboard, so ``taps_per_action_median`` is what the
-keyboard costs for a realistic mix of plays, not only for the one-tap suggestions.
+keyboard costs for a realistic mix of plays, not only for the one-tap suggestions. A
+fifth of the accepted taps are tapped again at once (a double tap): that must change
+nothing and must not be answered "out of date" (counted in the scenario lines).
 The last lines are ``<name> <value> <unit>`` figures (the worse of the two scenarios):
 
 * ``group_max_calls_60s`` — most group sends and edits in any rolling 60 s (restart
@@ -60,6 +62,7 @@ STEP = 0.5  # seconds of fake time per simulation step (one tap at most per huma
 THINK = 1.0  # seconds before a human reacts to a new keyboard
 ASK_EVERY = 17.0  # seconds between two 报户 requests in the six-human scenario
 MAX_TAPS = 8  # more taps than any play needs: the keyboard failed to offer the play
+DOUBLE_TAP = 0.2  # share of accepted taps a human's thumb repeats at once
 OWN_PLAY = 0.35  # share of turns where a human picks a play of their own (at random)
 TABLE_CALLS = frozenset({"sendPhoto", "editMessageMedia", "editMessageCaption"})
 PLAY_KINDS = frozenset(
@@ -147,6 +150,11 @@ class Human:
         return str(self.user["id"])
 
 
+def _stale(answer: dict[str, Any]) -> bool:
+    text = str(answer.get("text", ""))
+    return "过期" in text or "expired" in text
+
+
 class Crowd:
     """Humans acting on their private keyboards: decide with the AI policy, then tap."""
 
@@ -158,6 +166,7 @@ class Crowd:
         self.refused = 0
         self.own = 0  # decisions that were a random legal play, not the policy's
         self.play_taps: list[int] = []  # taps of the plays and burns alone (no passes)
+        self.double_taps = 0
 
     async def step(self) -> None:
         for hu in self.humans:
@@ -202,8 +211,18 @@ class Crowd:
             if hu.goal is not None and hu.goal.kind in (ActionKind.PLAY, ActionKind.BURN):
                 self.play_taps.append(hu.taps)
             hu.done_version = priv.version
-        elif "过期" in str(answer.get("text", "")) or "expired" in str(answer.get("text", "")):
+            if hu.rng.random() < DOUBLE_TAP:
+                await self._double_tap(hu, msg, data)
+        elif _stale(answer):
             self.refused += 1
+
+    async def _double_tap(self, hu: Human, msg: Message, data: str) -> None:
+        """The same button again, as a thumb does: it must change nothing and not scold."""
+        before = self.h.manager.tables[self.h.key].version
+        answer = await self.h.press(hu.user, msg, data)
+        assert self.h.manager.tables[self.h.key].version == before, "a double tap played twice"
+        self.double_taps += 1
+        self.refused += _stale(answer)
 
     def _decide(self, hu: Human, view: Any, legal: list[Action]) -> Action | None:
         plays = [a for a in legal if a.kind in (ActionKind.PLAY, ActionKind.BURN)]
@@ -274,6 +293,7 @@ class Figures:
     hands: int = 0
     refused: int = 0
     own: int = 0
+    double_taps: int = 0
     play_taps: list[int] = field(default_factory=list)
 
 
@@ -434,6 +454,7 @@ class Scenario:
         fig.taps = self.crowd.taps
         fig.refused = self.crowd.refused
         fig.own = self.crowd.own
+        fig.double_taps = self.crowd.double_taps
         fig.play_taps = self.crowd.play_taps
         return fig
 
@@ -470,7 +491,7 @@ def report(figs: list[Figures]) -> None:
             f"over {len(st)} plays; 报户 answers {[round(w, 1) for w in f.count_waits]} s; "
             f"taps median {statistics.median(f.taps) if f.taps else 0} over {len(f.taps)} "
             f"actions (max {max(f.taps, default=0)}; {f.own} own random plays); "
-            f"stale presses {f.refused}; "
+            f"{f.double_taps} double taps; presses told 'out of date' {f.refused}; "
             f"first lead waits {[round(w, 1) for w in f.lead_waits]} s (and "
             f"{[round(w, 1) for w in f.declare_waits]} s where a person could declare)"
         )

@@ -1,268 +1,576 @@
-"""Several workers on one PostgreSQL database, one of them SIGKILLed mid-run and restarted.
+"""Three `gouji` worker processes on one PostgreSQL database, driven through Telegram's
+webhook path; one worker is SIGKILLed mid-run and started again.
 
-Run: ``python benchmarks/cluster.py [--tables 300] [--rounds 8] [--workers 3]``. It starts a
-throwaway PostgreSQL server (as ``tests/store`` does), then worker processes, each a
-``SharedTableManager`` (bot.cluster.shell) with its timer/outbox loop and a small HTTP
-endpoint. Every table has one scripted human and five AI seats; the driver sends each
-human's next move to the workers in turn, so one chat's commands land on every worker.
-Some tables' humans never answer, so their turn timers fire (托管). Halfway, one worker
-is SIGKILLed and started again.
+Run: ``python benchmarks/cluster.py [--tables 300] [--seconds 120] [--workers 3]``.
 
-Not the Telegram webhook path: commands enter at the manager, and what leaves is counted
-at the outbox relay (each worker logs what it delivers), so there is no
-``cluster_group_max_calls_60s`` figure here (that budget is the Telegram sender's).
-The last lines are ``<name> <value> <unit>`` figures.
+* A throwaway PostgreSQL server (as ``tests/store`` starts one), and a fake Telegram Bot
+  API on loopback: the in-process fake of ``tests/telegram`` (chats, messages, buttons,
+  errors) behind a small HTTP server, which logs every call with its time.
+* N worker processes, each the real ``gouji`` entry point in webhook mode
+  (``GOUJI_TELEGRAM_WEBHOOK_URL``, ``GOUJI_TELEGRAM_API_URL`` pointing at the fake, a shared
+  webhook secret, ``GOUJI_WORKER_ID``, a health port).
+* Every table is a group with one scripted human and five AI seats, opened with
+  ``/gouji``, ``/addbot 5`` and ``/begin``. The human acts on the buttons of its private
+  hand message as the fake server holds it (pass when it may, ready, else the first play
+  its keyboard offers). Each update goes to the workers in turn — one chat's updates
+  reach every worker — the way a load balancer spreads them; a worker that does not
+  answer is skipped (as nginx's ``proxy_next_upstream``). Every tenth table's human never
+  answers, so its turn timer fires and 托管 plays for it.
+* At 40 % of the run the last worker is SIGKILLed; at 60 % it starts again.
+
+Figures (the last lines, ``<name> <value> <unit>``):
+
+* ``cluster_actions_per_second`` — engine actions stored (all seats) per second of run;
+* ``cluster_command_p95`` — from a button press that is a command (a play, a pass, ready)
+  being posted to the webhook until the fake server gets its ``answerCallbackQuery``;
+* ``cluster_lost_actions`` — presses answered as accepted whose action is not stored;
+* ``cluster_double_timeouts`` — turn timeouts fired twice for one turn (outbox rows);
+* ``cluster_duplicate_messages`` — outbox messages delivered by two workers, and new
+  group messages the fake server got twice;
+* ``cluster_group_max_calls_60s`` — most sends and edits to one group in any 60 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import logging
 import os
+import random
 import signal
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.cluster.shell import SharedTableManager  # noqa: E402
-from bot.engine.actions import ActionKind  # noqa: E402
-from bot.store import OutboxMessage, Store  # noqa: E402
-from bot.table import (  # noqa: E402
-    Act,
-    Actor,
-    AddBots,
-    ChatRef,
-    GroupSettings,
-    OpenTable,
-    Ready,
-    Start,
-    apply_setting_changes,
-)
+import aiohttp  # noqa: E402
+from aiohttp import web  # noqa: E402
 
-HUMAN = Actor("bench-human", "人")
+from adapters.telegram.callback import ActPress, BadPayload, decode  # noqa: E402
+from bot.i18n import t  # noqa: E402
+from bot.store import Store  # noqa: E402
+from bot.table import ChatRef, GroupSettings, apply_setting_changes  # noqa: E402
+from tests.store.pgserver import free_port, throwaway_server  # noqa: E402
+from tests.telegram.fakeapi import SENDS, ApiError, Call, FakeTelegram, Message  # noqa: E402
+from tests.telegram.harness import TOKEN, max_per_minute  # noqa: E402
+
 SILENT = 10  # every SILENT-th table's human never answers: its timer fires
+SECRET = "cluster-bench-secret"
+NEW_MESSAGES = frozenset({"sendMessage", "sendPhoto", "sendDocument"})
+# Button ops a scripted human presses, best first: pass, ready, a ready-made play, a
+# return of tribute, then the steps of the play menu.
+PREFERRED = ("x", "K", "g", "Q", "v", "z", "b", "R", "r", "W", "y", "n")
+COMMAND_OPS = frozenset({"x", "K", "g", "Q", "W", "y", "n"})
+# Form fields that stay text (the rest of PTB's parameters arrive JSON-encoded).
+TEXT_FIELDS = frozenset({"text", "caption", "callback_query_id", "url", "parse_mode"})
 
 
-class LoggingManager(SharedTableManager):
-    """Logs every message it relays (key and kind), to count duplicates across workers."""
-
-    def __init__(self, store: Store, log_path: str, **kw: Any) -> None:
-        super().__init__(store, **kw)
-        self._log = open(log_path, "a", buffering=1)  # noqa: SIM115 (lives with the worker)
-        self.relay.deliver = self._logged
-
-    async def _logged(self, message: OutboxMessage) -> dict[str, Any]:
-        result = await self._deliver(message)
-        self._log.write(
-            json.dumps([message.msg_key, message.payload.get("kind"), message.payload.get("key")])
-            + "\n"
-        )
-        return result
+# A worker killed in the middle of an upload: the fake server's half-read request is no
+# error of the run.
+logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
 
 
-async def worker_main(url: str, name: str, port: int, log_path: str) -> None:
-    from aiohttp import web
+class WallClock:
+    def now(self) -> float:
+        return time.monotonic()
 
+
+# -- the fake Bot API over HTTP ------------------------------------------------------------
+class BotApiServer:
+    """``tests/telegram``'s fake behind HTTP, for worker processes; it also tells the
+    driver when a button press was answered."""
+
+    def __init__(self) -> None:
+        self.fake = FakeTelegram(WallClock())
+        self.answered: dict[str, asyncio.Future[tuple[float, str]]] = {}
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> int:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_post("/{tail:.*}", self.handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        self.port = free_port()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        return self.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        method = request.path.rsplit("/", 1)[-1]
+        params, files = await _form(request)
+        call = Call(self.fake.clock.now(), method, params, files)
+        self.fake.calls.append(call)
+        try:
+            handler = getattr(self.fake, f"api_{method}", None)
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            result = [] if method == "getUpdates" else handler(params, files)
+        except ApiError as err:
+            call.error = err.code
+            return web.json_response(err.body(), status=err.code)
+        if method == "answerCallbackQuery":
+            waiter = self.answered.pop(str(params.get("callback_query_id")), None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result((time.monotonic(), str(params.get("text") or "")))
+        return web.json_response({"ok": True, "result": result})
+
+
+async def _form(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+    params: dict[str, Any] = {}
+    files: dict[str, tuple[str, bytes]] = {}
+    if request.content_type == "application/json":
+        return dict(await request.json()), files
+    form = await request.post()
+    for name, value in form.items():
+        if isinstance(value, web.FileField):
+            files[name] = (value.filename, value.file.read())
+        elif name in TEXT_FIELDS:
+            params[name] = str(value)
+        else:
+            try:
+                params[name] = json.loads(str(value))
+            except ValueError:
+                params[name] = str(value)
+    return params, files
+
+
+# -- the workers ---------------------------------------------------------------------------
+@dataclass
+class Workers:
+    url: str
+    api_port: int
+    logdir: Path
+    count: int
+    ports: list[int] = field(default_factory=list)
+    health: list[int] = field(default_factory=list)
+    procs: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
+    down: set[int] = field(default_factory=set)
+
+    def start_all(self) -> None:
+        self.ports = [free_port() for _ in range(self.count)]
+        self.health = [free_port() for _ in range(self.count)]
+        self.procs = [None] * self.count
+        for i in range(self.count):
+            self.start(i)
+
+    def start(self, i: int) -> None:
+        env = {
+            **os.environ,
+            "GOUJI_DATABASE_URL": self.url,
+            "GOUJI_TELEGRAM_TOKEN": TOKEN,
+            "GOUJI_TELEGRAM_API_URL": f"http://127.0.0.1:{self.api_port}",
+            "GOUJI_TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{self.ports[i]}/hook",
+            "GOUJI_TELEGRAM_WEBHOOK_PORT": str(self.ports[i]),
+            "GOUJI_TELEGRAM_WEBHOOK_SECRET": SECRET,
+            "GOUJI_WORKER_ID": f"w{i}",
+            "GOUJI_HEALTH_PORT": str(self.health[i]),
+            "GOUJI_HEALTH_HOST": "127.0.0.1",
+            "GOUJI_LOG": "INFO",
+            "GOUJI_LOG_FORMAT": "json",
+            "PYTHONPATH": str(ROOT),  # the code of this checkout, whatever is installed
+        }
+        env.pop("GOUJI_DISCORD_TOKEN", None)
+        gouji = Path(sys.executable).with_name("gouji")
+        args = [str(gouji)] if gouji.exists() else [sys.executable, "-m", "adapters.main"]
+        log = open(self.logdir / f"w{i}.log", "ab")  # noqa: SIM115 (the process owns it)
+        self.procs[i] = subprocess.Popen(args, env=env, cwd=ROOT, stdout=log, stderr=log)
+        log.close()
+
+    async def wait_healthy(self, http: aiohttp.ClientSession, i: int, limit: float = 60) -> None:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.get(f"http://127.0.0.1:{self.health[i]}/health") as r:
+                    if r.status == 200:
+                        return
+            proc = self.procs[i]
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"worker {i} exited: see {self.logdir}/w{i}.log")
+            await asyncio.sleep(0.2)
+        raise RuntimeError(f"worker {i} not healthy after {limit:.0f} s")
+
+    def kill(self, i: int) -> None:
+        proc = self.procs[i]
+        assert proc is not None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        self.down.add(i)
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            if proc is None:
+                continue
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# -- the driver: a load balancer and the scripted humans -----------------------------------
+@dataclass
+class Figures:
+    command_ms: list[float] = field(default_factory=list)
+    navigation_ms: list[float] = field(default_factory=list)
+    accepted: Counter[int] = field(default_factory=Counter)  # per table
+    refused: Counter[str] = field(default_factory=Counter)
+    retried_posts: int = 0
+
+
+class Driver:
+    def __init__(self, api: BotApiServer, workers: Workers, http: aiohttp.ClientSession) -> None:
+        self.api = api
+        self.fake = api.fake
+        self.workers = workers
+        self.http = http
+        self.turn = 0
+        self.figures = Figures()
+        self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
+
+    async def post(self, update: dict[str, Any]) -> None:
+        """Hand an update to the next worker that takes it (round robin)."""
+        n = self.workers.count
+        for attempt in range(n * 50):
+            i = (self.turn + attempt) % n
+            if i in self.workers.down:
+                continue
+            url = f"http://127.0.0.1:{self.workers.ports[i]}/hook"
+            headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+            try:
+                async with self.http.post(url, json=update, headers=headers) as r:
+                    if r.status == 200:
+                        self.turn = i + 1
+                        return
+            except aiohttp.ClientError:
+                pass
+            self.figures.retried_posts += 1
+            await asyncio.sleep(0.05)
+        raise RuntimeError("no worker took the update")
+
+    async def press(self, user: dict[str, Any], msg: Message, data: str) -> tuple[float, str]:
+        """Press a button; (seconds until it was answered, the answer's text)."""
+        update = self.fake.press(user, msg, data)
+        query_id = update["callback_query"]["id"]
+        waiter = asyncio.get_running_loop().create_future()
+        self.api.answered[query_id] = waiter
+        start = time.monotonic()
+        await self.post(update)
+        try:
+            at, text = await asyncio.wait_for(waiter, 30)
+        except TimeoutError:
+            self.api.answered.pop(query_id, None)
+            return 30.0, "(no answer)"
+        return at - start, text
+
+
+@dataclass
+class Human:
+    n: int
+    user: dict[str, Any]
+    group: dict[str, Any]
+    done: set[tuple[int, int]] = field(default_factory=set)  # (message, version) acted on
+
+    @property
+    def chat(self) -> ChatRef:
+        return ChatRef("tg", str(self.group["id"]))
+
+
+def _pick(msg: Message) -> tuple[str, ActPress] | None:
+    presses: dict[str, tuple[str, ActPress]] = {}
+    for _, data in msg.buttons():
+        with contextlib.suppress(BadPayload):
+            press = decode(data)
+            if isinstance(press, ActPress) and press.op not in presses:
+                presses[press.op] = (data, press)
+    for op in PREFERRED:
+        if op in presses:
+            return presses[op]
+    return None
+
+
+async def play(driver: Driver, human: Human, until: float, rng: random.Random) -> None:
+    """Act on the private hand message until ``until`` (monotonic)."""
+    fake, figs = driver.fake, driver.figures
+    uid = human.user["id"]
+    while time.monotonic() < until:
+        await asyncio.sleep(0.3 + rng.random() * 0.4)  # a person's reaction
+        try:
+            msg = fake.last_photo(uid, "hand.png")
+        except LookupError:
+            continue
+        picked = _pick(msg)
+        if picked is None:
+            continue
+        data, press = picked
+        mark = (msg.message_id, hash(data))
+        if mark in human.done:
+            continue  # pressed already; wait for the keyboard to change
+        human.done.add(mark)
+        seconds, text = await driver.press(human.user, msg, data)
+        if press.op not in COMMAND_OPS:
+            figs.navigation_ms.append(seconds * 1000)
+            human.done.discard(mark)  # a menu step: the next screen comes in the edit
+            continue
+        figs.command_ms.append(seconds * 1000)
+        if text in driver.ok_texts and press.op in ("x", "g"):
+            figs.accepted[human.n] += 1
+        elif text not in driver.ok_texts:
+            figs.refused[text[:12]] += 1
+
+
+async def open_tables(driver: Driver, humans: list[Human], parallel: int = 12) -> None:
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(h: Human) -> None:
+        # As a person would: each command once the bot has answered the one before.
+        async with gate:
+            for text in ("/gouji", "/addbot 5", "/begin"):
+                before = len(driver.fake.sends_to(h.group["id"]))
+                await driver.post(driver.fake.command(h.user, h.group, text))
+                for _ in range(300):
+                    if len(driver.fake.sends_to(h.group["id"])) > before:
+                        break
+                    await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(one(h) for h in humans))
+
+
+def make_humans(fake: FakeTelegram, tables: int) -> list[Human]:
+    out = []
+    for n in range(tables):
+        user = {"id": 10_000 + n, "is_bot": False, "first_name": f"p{n}", "language_code": "zh"}
+        fake.opened.add(user["id"])
+        fake.private_chat(user)
+        group = fake.add_group(-1_000_000 - n, f"group {n}")
+        out.append(Human(n, user, group))
+    return out
+
+
+async def seed_settings(url: str, humans: list[Human]) -> None:
+    # A silent table's match is one hand (托管 plays it out, then it ends); the others play
+    # on while their humans do.
+    silent = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 5})
+    normal = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
     store = Store(url)
     await store.open()
-    m = LoggingManager(
-        store,
-        log_path,
-        worker=name,
-        burn_window_seconds=0,
-        declare_window_seconds=0,
-        between_hands_seconds=0,
-        warn_before_seconds=1,
-    )
-    await m.load()
-
-    async def setup(request: web.Request) -> web.Response:
-        body = await request.json()
-        chat = ChatRef("bench", str(body["table"]))
-        await m.handle(OpenTable(chat=chat, actor=HUMAN))
-        await m.handle(AddBots(chat=chat, actor=HUMAN, count=5))
-        reply = await m.handle(Start(chat=chat, actor=HUMAN))
-        return web.json_response({"ok": reply.ok})
-
-    async def move(request: web.Request) -> web.Response:
-        body = await request.json()
-        chat = ChatRef("bench", str(body["table"]))
-        t0 = time.perf_counter()
-        await m.refresh(chat.key)
-        priv = m.private_snapshot(chat.key, HUMAN.user_id)
-        if priv is None or priv.role is None:
-            return web.json_response({"ok": False, "idle": True})
-        if priv.role == "pre_play":
-            cmd: Any = Ready(chat=chat, actor=HUMAN)
-        else:
-            plays = [
-                a for a in priv.legal if a.kind in (ActionKind.PLAY, ActionKind.RETURN_TRIBUTE)
-            ]
-            action = min(plays, key=lambda a: sum(a.cards or ())) if plays else priv.legal[0]
-            cmd = Act(chat=chat, actor=HUMAN, action=action, version=priv.version)
-        reply = await m.handle(cmd)
-        ms = (time.perf_counter() - t0) * 1000
-        acted = isinstance(cmd, Act) and reply.ok
-        return web.json_response({"ok": reply.ok, "ms": ms, "acted": acted, "key": reply.key})
-
-    app = web.Application()
-    app.router.add_post("/setup", setup)
-    app.router.add_post("/move", move)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    await m.run_timers(interval=0.2)
+    for h in humans:
+        chosen = silent if h.n % SILENT == 0 else normal
+        await store.save_settings(h.chat.group_key, chosen.to_json())
+    await store.close()
 
 
-def start_worker(url: str, i: int, port: int, logdir: Path) -> subprocess.Popen[bytes]:
-    args = [
-        sys.executable,
-        __file__,
-        "--worker",
-        url,
-        f"w{i}",
-        str(port),
-        str(logdir / f"w{i}.log"),
-    ]
-    return subprocess.Popen(args, cwd=ROOT)
-
-
-async def driver(url: str, tables: int, rounds: int, workers: int) -> None:
-    import aiohttp
-
-    from tests.store.pgserver import free_port
-
+# -- the run -------------------------------------------------------------------------------
+async def run(url: str, tables: int, seconds: float, workers: int) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
+    api = BotApiServer()
+    await api.start()
+    humans = make_humans(api.fake, tables)
+    await seed_settings(url, humans)
+    pool = Workers(url, api.port, logdir, workers)
+    pool.start_all()
+    try:
+        async with aiohttp.ClientSession() as http:
+            for i in range(workers):
+                await pool.wait_healthy(http, i)
+            driver = Driver(api, pool, http)
+            t0 = time.monotonic()
+            await open_tables(driver, humans)
+            elapsed = await drive(driver, pool, humans, seconds, http)
+            settled = await settle(url)
+    finally:
+        pool.stop_all()
+        await api.stop()
+    stored = await stored_figures(url, humans)
+    print(f"# the outbox emptied {settled:.0f} s after the humans stopped")
+    report(driver, pool, humans, stored, elapsed, time.monotonic() - t0, logdir)
+
+
+async def settle(url: str, limit: float = 120.0) -> float:
+    """Wait until every outbox message is sent (leases of the killed worker run out,
+    paced edits go out); returns how long it took."""
     store = Store(url)
     await store.open()
-    silent = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 3})
-    normal = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
-    for n in range(tables):
-        chat = ChatRef("bench", str(n))
-        await store.save_settings(chat.group_key, (silent if n % SILENT == 0 else normal).to_json())
-    ports = [free_port() for _ in range(workers)]
-    procs = [start_worker(url, i, p, logdir) for i, p in enumerate(ports)]
-    down: set[int] = set()
-
-    async with aiohttp.ClientSession() as http:
-
-        async def post(path: str, n: int, body: dict[str, Any]) -> dict[str, Any] | None:
-            for attempt in range(workers * 40):
-                w = (n + attempt) % workers
-                if w in down:
-                    continue
-                try:
-                    async with http.post(f"http://127.0.0.1:{ports[w]}{path}", json=body) as r:
-                        result: dict[str, Any] = await r.json()
-                        return result
-                except aiohttp.ClientError:
-                    await asyncio.sleep(0.05)
-            return None
-
-        for _ in range(200):  # the workers are up
-            try:
-                for p in ports:
-                    async with http.get(f"http://127.0.0.1:{p}/none") as r:
-                        assert r.status == 404
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < limit:
+            async with store.transaction(readonly=True) as tx:
+                row = await tx.tx.fetchone("SELECT count(*) FROM outbox WHERE state <> 'sent'")
+            if row is not None and int(row[0]) == 0:
                 break
-            except aiohttp.ClientError:
-                await asyncio.sleep(0.1)
-        t0 = time.perf_counter()
-        for n in range(tables):
-            await post("/setup", n, {"table": n})
-        latencies: list[float] = []
-        acted: dict[int, int] = {}
-        killed_at = rounds // 2
-        for r in range(rounds):
-            if r == killed_at:
-                victim = workers - 1
-                procs[victim].send_signal(signal.SIGKILL)
-                procs[victim].wait()
-                down.add(victim)
-            if r == killed_at + 1:
-                procs[workers - 1] = start_worker(url, workers - 1, ports[workers - 1], logdir)
-                await asyncio.sleep(2)
-                down.discard(workers - 1)
-            for n in range(tables):
-                if n % SILENT == 0:
-                    continue
-                reply = await post("/move", n + r, {"table": n})
-                if reply and "ms" in reply:
-                    latencies.append(float(reply["ms"]))
-                    acted[n] = acted.get(n, 0) + bool(reply.get("acted"))
-        await asyncio.sleep(8)  # the silent tables' timers, and the outbox, run out
-        elapsed = time.perf_counter() - t0
-    for p in procs:
-        p.send_signal(signal.SIGTERM)
-    for p in procs:
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
+            await asyncio.sleep(1.0)
+    finally:
+        await store.close()
+    return time.monotonic() - start
 
-    # What the database holds against what was acknowledged.
-    applied = 0
-    stored_human: dict[int, int] = {}
-    async with store.transaction(readonly=True) as tx:
-        for n in range(tables):
-            key = ChatRef("bench", str(n)).key
-            row = await tx.load_table(key)
-            records = [r for r in await store.finished_hands(f"bench:{n}")]
-            logs = [x for h in records for x in h.get("actions", [])]
-            if row is not None:
-                logs += [[s, a] for s, a in await tx.load_actions(key, int(row.record["deal_no"]))]
-            applied += len(logs)
-            stored_human[n] = sum(1 for s, a in logs if s == 1 and a.get("do") in ("play", "pass"))
-    await store.close()
-    lost = sum(max(0, acted.get(n, 0) - stored_human.get(n, 0)) for n in range(tables))
-    seen: dict[str, int] = {}
-    timeouts: dict[str, int] = {}
-    for f in logdir.glob("w*.log"):
-        for line in f.read_text().splitlines():
-            key, _kind, text_key = json.loads(line)
-            seen[key] = seen.get(key, 0) + 1
-            if text_key == "autoplay_timeout":
-                table = key.split("#")[0]
-                timeouts[table] = timeouts.get(table, 0) + 1
-    duplicates = sum(c - 1 for c in seen.values() if c > 1)
-    doubles = sum(c - 1 for c in timeouts.values() if c > 1)
-    p95 = statistics.quantiles(latencies, n=20)[-1] if len(latencies) > 20 else float("nan")
-    print(f"{workers} workers, {tables} tables, {rounds} rounds; worker {workers - 1} killed")
-    print(f"{len(latencies)} commands; {applied} engine actions stored; {len(seen)} messages")
-    print(f"silent tables timed out: {len(timeouts)} of {len(range(0, tables, SILENT))}")
-    print(f"cluster_actions_per_second {applied / elapsed:.0f} actions/s")
+
+async def drive(
+    driver: Driver, pool: Workers, humans: list[Human], seconds: float, http: Any
+) -> float:
+    start = time.monotonic()
+    until = start + seconds
+    players = [
+        asyncio.create_task(play(driver, h, until, random.Random(h.n)))
+        for h in humans
+        if h.n % SILENT != 0
+    ]
+    victim = pool.count - 1
+    await asyncio.sleep(seconds * 0.4)
+    pool.kill(victim)
+    print(f"# worker w{victim} SIGKILLed at {time.monotonic() - start:.0f} s", flush=True)
+    await asyncio.sleep(seconds * 0.2)
+    pool.start(victim)
+    await pool.wait_healthy(http, victim)
+    pool.down.discard(victim)
+    print(f"# worker w{victim} back at {time.monotonic() - start:.0f} s", flush=True)
+    await asyncio.gather(*players)
+    elapsed = time.monotonic() - start
+    await print_profiles(pool, http)
+    return elapsed
+
+
+async def print_profiles(pool: Workers, http: aiohttp.ClientSession) -> None:
+    """Where each worker's command time went (its health endpoint's ``command_ms``)."""
+    for i in range(pool.count):
+        with contextlib.suppress(aiohttp.ClientError):
+            async with http.get(f"http://127.0.0.1:{pool.health[i]}/health") as r:
+                facts = await r.json()
+        phases = facts.get("command_ms", {})
+        print(f"# w{i} phases (ms, p50/p95/max, n):")
+        for name, v in sorted(phases.items(), key=lambda kv: -kv[1]["p95"]):
+            print(f"#   {name:22} {v['p50']:8.1f} {v['p95']:8.1f} {v['max']:8.1f} {v['n']:6.0f}")
+
+
+@dataclass
+class Stored:
+    actions: int = 0
+    human_plays: Counter[int] = field(default_factory=Counter)
+    timeouts: Counter[str] = field(default_factory=Counter)  # per (table, turn)
+    deliveries: Counter[str] = field(default_factory=Counter)
+    unsent: int = 0
+
+
+async def stored_figures(url: str, humans: list[Human]) -> Stored:
+    out = Stored()
+    store = Store(url)
+    await store.open()
+    try:
+        async with store.transaction(readonly=True) as tx:
+            for h in humans:
+                await _table_actions(tx, store, h, out)
+            rows = await tx.tx.fetch("SELECT msg_key, payload, state, attempts FROM outbox")
+    finally:
+        await store.close()
+    for key, payload, state, _attempts in rows:
+        body = json.loads(payload)
+        if body.get("key") == "autoplay_timeout":
+            # one per fired timeout: the row's key names the table version that fired it
+            out.timeouts[f"{body.get('table')}#{dict(body.get('params', [])).get('seat')}"] += 1
+        out.unsent += state != "sent"
+        out.deliveries[key] += 1
+    return out
+
+
+async def _table_actions(tx: Any, store: Store, h: Human, out: Stored) -> None:
+    key = h.chat.key
+    logs = [x for hand in await store.finished_hands(h.chat.group_key) for x in hand["actions"]]
+    row = await tx.load_table(key)
+    if row is not None:
+        logs += [[s, a] for s, a in await tx.load_actions(key, int(row.record["deal_no"]))]
+    seat = _human_seat(row.record if row is not None else None, str(h.user["id"]))
+    out.actions += len(logs)
+    out.human_plays[h.n] = sum(
+        1 for s, a in logs if s == seat and a.get("do") in ("play", "pass") and not a.get("auto")
+    )
+
+
+def _human_seat(record: dict[str, Any] | None, uid: str) -> int | None:
+    for i, seat in enumerate((record or {}).get("seats", []), start=1):  # seats are 1-6
+        if isinstance(seat, dict) and str(seat.get("user_id")) == uid:
+            return i
+    return None
+
+
+def report(
+    driver: Driver,
+    pool: Workers,
+    humans: list[Human],
+    stored: Stored,
+    elapsed: float,
+    total: float,
+    logdir: Path,
+) -> None:
+    figs = driver.figures
+    lost = sum(max(0, figs.accepted[h.n] - stored.human_plays[h.n]) for h in humans)
+    doubles = sum(c - 1 for c in stored.timeouts.values() if c > 1)
+    group_calls = [c for c in driver.fake.calls if c.method in SENDS and (c.chat_id or 0) < 0]
+    per_group: dict[int, list[Call]] = {}
+    for c in group_calls:
+        per_group.setdefault(int(c.chat_id or 0), []).append(c)
+    busiest = max((max_per_minute(calls) for calls in per_group.values()), default=0)
+    new = Counter(
+        (c.chat_id, c.method, tuple(c.texts()))
+        for c in group_calls
+        if c.method in NEW_MESSAGES and c.error is None
+    )
+    duplicates = sum(n - 1 for n in new.values() if n > 1)
+    for (chat, method, texts), n in new.items():
+        if n > 1:
+            print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
+    p95 = _p95(figs.command_ms)
+    print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play; logs {logdir}")
+    print(
+        f"{len(figs.command_ms)} commands, {len(figs.navigation_ms)} menu presses "
+        f"(p95 {_p95(figs.navigation_ms):.0f} ms); refused: {dict(figs.refused)}"
+    )
+    print(
+        f"{stored.actions} engine actions stored; {len(driver.fake.calls)} Bot API calls; "
+        f"{stored.unsent} outbox rows unsent; {figs.retried_posts} webhook posts retried"
+    )
+    print(
+        f"silent tables timed out: {len(stored.timeouts)} of {len(range(0, len(humans), SILENT))}"
+    )
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    print(f"cluster_actions_per_second {stored.actions / total:.0f} actions/s")
     print(f"cluster_command_p95 {p95:.1f} ms")
     print(f"cluster_lost_actions {lost} actions")
     print(f"cluster_double_timeouts {doubles} timeouts")
     print(f"cluster_duplicate_messages {duplicates} messages")
+    print(f"cluster_group_max_calls_60s {busiest} calls")
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 20 else float("nan")
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        url, name, port, log_path = sys.argv[2:6]
-        asyncio.run(worker_main(url, name, int(port), log_path))
-        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=120.0, help="of play after set-up")
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--db", help="a postgresql:// URL (default: a throwaway server)")
     args = parser.parse_args()
     if args.db:
-        asyncio.run(driver(args.db, args.tables, args.rounds, args.workers))
+        asyncio.run(run(args.db, args.tables, args.seconds, args.workers))
         return
-    from tests.store.pgserver import throwaway_server
-
     with throwaway_server(fsync=True) as server:
-        asyncio.run(driver(server.url(), args.tables, args.rounds, args.workers))
+        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers))
 
 
 if __name__ == "__main__":

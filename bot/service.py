@@ -153,7 +153,14 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
 
     async def check() -> dict[str, Any]:
         await store.ping()
-        return {"store": store.dialect.value, "tables_in_memory": len(manager.tables)}
+        facts: dict[str, Any] = {
+            "store": store.dialect.value,
+            "tables_in_memory": len(manager.tables),
+        }
+        timings = getattr(manager, "timings", None)  # a worker of several: its profile
+        if timings is not None:
+            facts["command_ms"] = timings.summary()
+        return facts
 
     server = HealthServer(
         worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)

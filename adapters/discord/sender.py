@@ -211,6 +211,7 @@ class Sender:
                     self._poke(key, user)
         if out.key == "hand_started":
             tm.captions.clear()
+            tm.dm_warned.clear()  # once per hand: the last hand's marks are done with
         tm.captions.append(notice_text(out, lang))
         self._touch_table(tm)
 

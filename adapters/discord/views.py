@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.ai import Role
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import Counts, parse
 from bot.engine.errors import IllegalAction
@@ -276,12 +277,12 @@ def private_content(priv: PrivateSnapshot, snap: TableSnapshot | None) -> str:
     me = priv.view.public.seats[priv.seat - 1]
     if priv.autoplay:
         lines.append(t("dc_role_auto", lang))
-    elif priv.role == "turn" and not any(a.kind in TURN_KINDS for a in priv.legal):
+    elif priv.role is Role.TURN and not any(a.kind in TURN_KINDS for a in priv.legal):
         lines.append(t("dc_role_pre_play", lang))  # the leader, before anyone may play
-    elif priv.role == "turn":
+    elif priv.role is Role.TURN:
         answering = any(a.kind is ActionKind.PASS for a in priv.legal)
         lines.append(t("dc_role_turn" if answering else "dc_role_lead", lang))
-    elif priv.role in ("burn", "return", "pre_play"):
+    elif priv.role in (Role.BURN, Role.RETURN, Role.PRE_PLAY):
         lines.append(t(f"dc_role_{priv.role}", lang))
     elif me.status is not SeatStatus.PLAYING or priv.view.public.result is not None:
         lines.append(t("dc_role_done", lang))

@@ -52,6 +52,7 @@ MENU = (
     "why",
 )
 ALLOWED_UPDATES = ["message", "callback_query"]
+WEBHOOK_CONCURRENCY = 64  # updates one webhook worker handles at once
 
 
 class _NoRetryNoise(logging.Filter):
@@ -79,6 +80,7 @@ def _application(
     api_url: str | None,
     request: BaseRequest | None,
     rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
+    webhook: bool = False,
 ) -> Application:  # type: ignore[type-arg]
     # The library keeps the bot-wide 30 requests a second. The per-group limit is the
     # Sender's, which counts only real sends and edits (an admin check is not a
@@ -91,6 +93,11 @@ def _application(
         builder = builder.base_url(base).base_file_url(files)
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
+    if webhook:
+        # Behind a load balancer one chat's updates already reach several workers at once
+        # (the table lock in the database orders them); within a worker, one update
+        # waiting for its table must not hold up every other chat's.
+        builder = builder.concurrent_updates(WEBHOOK_CONCURRENCY)
     return builder.build()
 
 
@@ -125,7 +132,7 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        self.app = _application(token, api_url, request, rate_limiter)
+        self.app = _application(token, api_url, request, rate_limiter, webhook_url is not None)
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.

@@ -16,6 +16,12 @@ Within a chat, work goes out by priority:
 
 A 429 pauses the whole chat for its ``retry_after``. Time comes from an injected clock:
 production wakes itself with ``run()``; tests move a fake clock and call ``pump()``.
+
+With several workers (bot.cluster), a job queued while the outbox relay hands a message
+over carries the relay's acknowledgement (``bot.cluster.receipts``): it is called once
+the job's call has returned (or a later run of a coalesced edit went out), so the
+outbox marks the message sent only then. A relay that has just taken the chat over from
+another worker makes the budget recall the window the others stored.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass, field
 
 from telegram.error import RetryAfter, TelegramError
 
+from bot.cluster import receipts
 from bot.table import Clock
 
 from ..budget import BudgetMemory, RateBudget
@@ -49,11 +56,23 @@ GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
 
 @dataclass
+class _Acked:
+    """A queued job some outbox message waits for."""
+
+    job: Job
+    acks: list[receipts.Ack]
+
+    async def __call__(self) -> bool:
+        return await self.job()
+
+
+@dataclass
 class _Slot:
     job: Job
     interval: float
     dirty: bool = True
     last: float = -math.inf
+    acks: list[receipts.Ack] = field(default_factory=list)  # settled by the next run
 
 
 @dataclass
@@ -68,6 +87,12 @@ class _Lane:
 
     def busy(self) -> bool:
         return bool(self.urgent or self.queue or any(s.dirty for s in self.slots.values()))
+
+
+def _settle(job: Job) -> None:
+    if isinstance(job, _Acked):
+        for ack in job.acks:
+            ack()
 
 
 def _retry_seconds(err: RetryAfter) -> float:
@@ -113,10 +138,16 @@ class Sender:
         queue = lane.urgent if urgent else lane.queue
         if len(queue) >= self.queue_cap:
             # A flood of commands must not grow without bound; the oldest reply goes.
-            queue.popleft()
+            _settle(queue.popleft())
             log.info("chat %s: queue full, dropped the oldest message", chat_id)
-        queue.append(job)
+        ack = self._expect(chat_id)
+        queue.append(job if ack is None else _Acked(job, [ack]))
         self.notify()
+
+    def _expect(self, chat_id: int) -> receipts.Ack | None:
+        if receipts.takeover():
+            self.budget.recall(chat_id)
+        return receipts.expect()
 
     def touch(self, chat_id: int, slot: Hashable, job: Job, interval: float) -> None:
         """Mark a coalesced edit as due: ``job`` runs once, no sooner than ``interval``
@@ -124,11 +155,14 @@ class Sender:
         lane = self._lane(chat_id)
         current = lane.slots.get(slot)
         if current is None:
-            lane.slots[slot] = _Slot(job, interval)
+            current = lane.slots[slot] = _Slot(job, interval)
         else:
             current.job = job
             current.interval = interval
             current.dirty = True
+        ack = self._expect(chat_id)
+        if ack is not None:
+            current.acks.append(ack)
         self.notify()
 
     def pending(self) -> bool:
@@ -151,9 +185,13 @@ class Sender:
         budget's window. So per-chat state does not grow with every chat ever written to."""
         now = self.clock.now()
         for chat_id, lane in list(self._lanes.items()):
-            if lane.busy() or lane.blocked_until > now:
-                continue
-            if any(s.last + s.interval > now for s in lane.slots.values()):
+            # A slot that is clean and past its interval and the lane's pace holds nothing
+            # a new one would not.
+            pace = self._pace(lane)
+            for name, slot in list(lane.slots.items()):
+                if not slot.dirty and slot.last + max(slot.interval, pace) <= now:
+                    del lane.slots[name]
+            if lane.busy() or lane.blocked_until > now or lane.slots:
                 continue
             if lane.limited and self.budget.used(chat_id):
                 continue
@@ -207,30 +245,52 @@ class Sender:
             picked = self._next_job(lane, now)
             if picked is None:
                 return
-            job, source = picked
-            made = True
-            try:
-                made = await job()
-            except RetryAfter as err:
-                wait = _retry_seconds(err)
-                lane.blocked_until = self.clock.now() + wait
-                if isinstance(source, _Slot):
-                    source.dirty = True
-                else:
-                    source.appendleft(job)
-                log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
-            except TelegramError as err:
-                log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
-            except Exception:
-                log.exception("chat %s: send job failed", lane.chat_id)
-            if made and lane.limited:
-                # Counted now that the call has been made (a refused call counts too:
-                # it may have reached Telegram's counter).
-                await self.budget.spend(lane.chat_id)
-                if isinstance(source, _Slot):
-                    lane.slot_sent.append(self.clock.now())
+            await self._run_job(lane, *picked)
             if self.clock.now() < lane.blocked_until:
                 return
+
+    async def _run_job(self, lane: _Lane, job: Job, source: deque[Job] | _Slot) -> None:
+        # A slot's run renders the latest state: it settles every touch made so far.
+        taken: list[receipts.Ack] = []
+        if isinstance(source, _Slot):
+            taken, source.acks = source.acks, []
+        made, settled = True, True
+        try:
+            made = await job()
+        except RetryAfter as err:
+            settled = False
+            self._flooded(lane, job, source, taken, _retry_seconds(err))
+        except TelegramError as err:
+            log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
+        except Exception:
+            log.exception("chat %s: send job failed", lane.chat_id)
+        if made and lane.limited:
+            # Counted now that the call has been made (a refused call counts too:
+            # it may have reached Telegram's counter).
+            await self.budget.spend(lane.chat_id)
+            if isinstance(source, _Slot):
+                lane.slot_sent.append(self.clock.now())
+        if settled:  # after the budget stored the call: the next sender counts it
+            _settle(job)
+            for ack in taken:
+                ack()
+
+    def _flooded(
+        self,
+        lane: _Lane,
+        job: Job,
+        source: deque[Job] | _Slot,
+        taken: list[receipts.Ack],
+        wait: float,
+    ) -> None:
+        """A 429: pause the chat, and keep the job (and whoever waits for it) to retry."""
+        lane.blocked_until = self.clock.now() + wait
+        if isinstance(source, _Slot):
+            source.dirty = True
+            source.acks = taken + source.acks
+        else:
+            source.appendleft(job)
+        log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
 
     def _next_delay(self) -> float | None:
         now = self.clock.now()

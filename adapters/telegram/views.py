@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Protocol
 
+from bot.ai import Role
 from bot.engine.cards import EMPTY, NOTATION, Counts, parse
 from bot.engine.rules import PresetName
 from bot.engine.state import HandResult, Phase, SeatStatus
@@ -183,19 +184,19 @@ def _role_line(priv: PrivateSnapshot, snap: TableSnapshot, lang: Lang) -> str:
     pub = priv.view.public
     if priv.autoplay:
         return t("tg_role_auto", lang)
-    if priv.role == "turn":
+    if priv.role is Role.TURN:
         if pub.top_cards and pub.top_seat is not None and pub.top_seat != priv.seat:
             top = notation_text(pub.top_cards, lang)
             return t("tg_role_turn", lang, seat=pub.top_seat, cards=top)
         return t("tg_role_lead", lang)
-    if priv.role == "burn" and pub.top_cards:
+    if priv.role is Role.BURN and pub.top_cards:
         return t("tg_role_burn", lang, seat=pub.top_seat, cards=notation_text(pub.top_cards, lang))
-    if priv.role == "return":
+    if priv.role is Role.RETURN:
         owed = [(a.target, sum(a.cards or ())) for a in priv.legal if a.target is not None]
         if owed:
             seat, count = owed[0]
             return t("tg_role_return", lang, seat=seat, count=count)
-    if priv.role == "pre_play" or snap.declare_open:
+    if priv.role is Role.PRE_PLAY or snap.declare_open:
         return t("tg_role_pre", lang)
     if priv.view.public.seats[priv.seat - 1].status is not SeatStatus.PLAYING or pub.result:
         return t("tg_role_done", lang)

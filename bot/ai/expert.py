@@ -47,6 +47,7 @@ from .deal import deal, hand_sizes, pass_caps
 from .hand import play_of
 from .normal import NormalPolicy
 from .rollout import rollout
+from .tracking import deck_of
 
 SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
@@ -60,8 +61,10 @@ MIN_DEALS = 6
 MAX_DEALS = 64
 DEFAULT_SECONDS = 1.4
 MAX_CANDIDATES = 4
-DEFAULT_MARGIN = 0.02  # mean score per deal an alternative must gain over normal's …
-DEFAULT_Z = 1.5  # … and this many standard errors of the paired differences
+DEFAULT_MARGIN = 0.03  # mean score per deal an alternative must gain over normal's …
+DEFAULT_Z = 2.0  # … and this many standard errors of the paired differences …
+LATE_Z = 1.0  # … or these, late in the hand (a third of the deck or less in the hands),
+# where playouts are short and a choice's effect stands out of the noise.
 
 
 class ExpertPolicy:
@@ -82,6 +85,7 @@ class ExpertPolicy:
         self.max_seconds = max_seconds
         self.margin = margin
         self.z = z
+        self.late_z = min(z, LATE_Z)
         self.normal = NormalPolicy(rules)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
 
@@ -100,7 +104,7 @@ class ExpertPolicy:
         if len(cands) < 2 or budget < len(cands):
             return base
         scores = self.evaluate(view, public, cands, rng.getrandbits(64))
-        return cands[self.pick(scores)]
+        return cands[self.pick(scores, self.z_for(view))]
 
     # -- candidates -------------------------------------------------------------------
     def candidates(
@@ -154,6 +158,7 @@ class ExpertPolicy:
     ) -> list[list[float]]:
         """Each candidate's playout scores, deal by deal (the same deals for all)."""
         sizes = hand_sizes(view)
+        z = self.z_for(view)
         caps = pass_caps(view)
         deals = self.deals(sum(sizes), len(cands))
         scores: list[list[float]] = [[] for _ in cands]
@@ -163,7 +168,7 @@ class ExpertPolicy:
             state = public._replace(hands=deal(view, sizes, caps, deal_rng))
             for i, cand in enumerate(cands):
                 scores[i].append(self._playout(state, view.seat, cand, deal_rng.getrandbits(32)))
-            if (d + 1) % MIN_DEALS == 0 and not self.contested(scores):
+            if (d + 1) % MIN_DEALS == 0 and not self.contested(scores, z):
                 break  # no alternative can still beat normal's choice: stop early
             if time.perf_counter() - start > self.max_seconds:
                 break  # the safety net: decide from the deals finished so far
@@ -175,7 +180,12 @@ class ExpertPolicy:
             return max(1, self.playouts // cands)
         return min(MAX_DEALS, max(MIN_DEALS, self.work // ((cards + PLAYOUT_FIXED) * cands)))
 
-    def pick(self, scores: Sequence[Sequence[float]]) -> int:
+    def z_for(self, view: SeatView) -> float:
+        """The standard errors a gain must clear: fewer late in the hand."""
+        left = sum(hand_sizes(view))  # the cards still in the hands
+        return self.late_z if 3 * left <= sum(deck_of(view.public.rules)) else self.z
+
+    def pick(self, scores: Sequence[Sequence[float]], z: float | None = None) -> int:
         """Normal's choice (index 0) unless another did clearly better on the same deals."""
         n = len(scores[0])
         means = [sum(s) / n for s in scores]
@@ -183,13 +193,13 @@ class ExpertPolicy:
         if best == 0:
             return 0
         gain, se = _paired(scores[best], scores[0])
-        return best if gain > self.margin + self.z * se else 0
+        return best if gain > self.margin + (self.z if z is None else z) * se else 0
 
-    def contested(self, scores: Sequence[Sequence[float]]) -> bool:
+    def contested(self, scores: Sequence[Sequence[float]], z: float) -> bool:
         """Whether some alternative may still beat normal's choice by the margin."""
         for alt in scores[1:]:
             gain, se = _paired(alt, scores[0])
-            if gain + self.z * se > self.margin:
+            if gain + z * se > self.margin:
                 return True
         return False
 

@@ -1,21 +1,28 @@
 """The outbox relay: messages leave in the order their state changes committed, one
-sender per chat at a time (a lease in the database), nothing sent twice.
+sender per chat at a time (a lease in the database), nothing lost and nothing sent twice.
 
-Per message: note the attempt and commit (a sender that dies after this leaves a mark
-the next one sees: ``attempts > 0``), deliver, record the platform's answer. Edits are
-idempotent, so a marked edit is simply sent again; a new message carries its key, and
-``deliver`` gets the message with its attempts so a platform that can recognise the key
-(or a caller that checks ``sent_result``) does not post it twice.
+Per batch of a chat's waiting messages: take (or renew) the chat's lease and note an
+attempt on each, commit; hand each message to this worker's adapters inside a
+``Receipt`` (bot.cluster.receipts); then, message by message, wait until the platform
+calls it caused have returned — renewing the lease meanwhile — and only then mark it
+sent, in a commit of its own. A worker killed anywhere in between leaves the message
+unsent; once its lease runs out another worker sends it again. Edits render the latest
+state, so sending one again is harmless; a new message is marked sent as soon as its
+own call returned, so only a death in the instant between the platform's answer and
+that commit sends it twice (Telegram has no idempotency key to ask it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..store import OutboxMessage, Store
+from .receipts import Receipt, collecting
+from .timings import Timings
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +39,8 @@ class OutboxRelay:
         now: Callable[[], float],
         lease_seconds: float = 10.0,
         batch: int = 20,
+        ack_timeout: float = 120.0,
+        timings: Timings | None = None,
     ) -> None:
         self.store = store
         self.holder = holder
@@ -39,26 +48,35 @@ class OutboxRelay:
         self.now = now
         self.lease_seconds = lease_seconds
         self.batch = batch
+        # Longer than any wait the group budget can impose on a call (its 60 s window).
+        self.ack_timeout = ack_timeout
+        self.timings = timings or Timings()
         # The lease keeps other workers out; this keeps this worker's own loops (the pass
         # after a command, the background pass) from sending one chat's messages twice.
         self._busy: set[str] = set()
+        self._again: set[str] = set()
 
     async def pump_chat(self, chat_key: str) -> int:
         """Send a chat's waiting messages if no other sender is; returns how many."""
         if chat_key in self._busy:
+            self._again.add(chat_key)  # the sender running now looks once more
             return 0
         self._busy.add(chat_key)
         try:
             return await self._pump_chat(chat_key)
         finally:
             self._busy.discard(chat_key)
+            self._again.discard(chat_key)
 
     async def _pump_chat(self, chat_key: str) -> int:
         sent = 0
+        clock = self.timings
         while True:
+            mark = time.perf_counter()
             async with self.store.transaction() as tx:
                 # Taking (or renewing) the lease proves it is still ours; the attempts are
                 # noted in the same commit, before anything goes out.
+                held = await tx.holds_lease(chat_key, self.holder, self.now())
                 if not await tx.acquire_lease(
                     chat_key, self.holder, self.now(), self.lease_seconds
                 ):
@@ -66,28 +84,74 @@ class OutboxRelay:
                 waiting = await tx.unsent(chat_key, self.batch)
                 if waiting:
                     await tx.mark_sending_many([m.id for m in waiting])
+            clock.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
+                if chat_key in self._again:
+                    self._again.discard(chat_key)
+                    continue
                 break
-            for message in waiting:
-                result = await self.deliver(message)
-                async with self.store.transaction() as tx:
-                    await tx.mark_sent(message.id, self.now(), result)
-                sent += 1
+            with clock.phase("outbox_hand_over"):
+                handed = [await self._hand_over(m, takeover=not held) for m in waiting]
+            while handed:
+                with clock.phase("outbox_platform_wait"):
+                    if not await self._settled(chat_key, handed[0][1]):
+                        return sent  # the lease is gone: the new holder sends it again
+                # This one is out, and so is every next one whose calls have returned
+                # too (one coalesced edit settles many): marked in one commit.
+                done = 1
+                while done < len(handed) and handed[done][1].done:
+                    done += 1
+                with clock.phase("outbox_mark_sent"):
+                    async with self.store.transaction() as tx:
+                        await tx.mark_sent_many(
+                            [(m.id, r) for m, _, r in handed[:done]], self.now()
+                        )
+                sent += done
+                handed = handed[done:]
         async with self.store.transaction() as tx:
             await tx.release_lease(chat_key, self.holder)
         return sent
 
+    async def _hand_over(
+        self, message: OutboxMessage, takeover: bool
+    ) -> tuple[OutboxMessage, Receipt, dict[str, Any]]:
+        with collecting(Receipt(takeover)) as receipt:
+            result = await self.deliver(message)
+        return message, receipt, result
+
+    async def _settled(self, chat_key: str, receipt: Receipt) -> bool:
+        """Wait until the message's platform calls have returned, keeping the lease;
+        False if the lease could not be kept (or the calls never returned)."""
+        waited = 0.0
+        step = self.lease_seconds / 3
+        while not await receipt.wait(step):
+            waited += step
+            if waited > self.ack_timeout:
+                log.warning("chat %s: no answer from the platform", chat_key)
+                return False
+            async with self.store.transaction() as tx:
+                if not await tx.acquire_lease(
+                    chat_key, self.holder, self.now(), self.lease_seconds
+                ):
+                    return False
+        return True
+
     async def pump(self) -> int:
         """One pass over every chat with waiting messages and no sender."""
+        chats = await self.chats()
+        return sum(await asyncio.gather(*(self._pump_logged(chat) for chat in chats)))
+
+    async def chats(self) -> list[str]:
+        """The chats with waiting messages and no sender now."""
         async with self.store.transaction(readonly=True) as tx:
-            chats = await tx.chats_to_send(self.now())
-        sent = 0
-        for chat in chats:
-            try:
-                sent += await self.pump_chat(chat)
-            except Exception:
-                log.exception("sending to chat %s failed", chat, extra={"chat": chat})
-        return sent
+            return await tx.chats_to_send(self.now())
+
+    async def _pump_logged(self, chat: str) -> int:
+        try:
+            return await self.pump_chat(chat)
+        except Exception:
+            log.exception("sending to chat %s failed", chat, extra={"chat": chat})
+            return 0
 
     async def run(self, interval: float = 0.2) -> None:
         while True:

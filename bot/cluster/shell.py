@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from ..engine.actions import Action
@@ -25,13 +26,15 @@ from ..store import Deadline as DeadlineRow
 from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
-from ..table.manager import TableManager, _checked_settings, _Sync
+from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply
 from ..table.record import Table, table_from_json
+from . import receipts
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
+from .timings import Timings
 from .wire import WireError, out_from_json, out_to_json
 from .worker import worker_id
 
@@ -52,6 +55,7 @@ class SharedTableManager(TableManager):
         *,
         worker: str | None = None,
         lease_seconds: float = 10.0,
+        inline_relay: bool = False,
         **options: Any,
     ) -> None:
         options.setdefault("clock", WallClock())
@@ -64,38 +68,66 @@ class SharedTableManager(TableManager):
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
-        self.relay = OutboxRelay(store, self.worker, self._deliver, self.clock.now, lease_seconds)
+        self.timings = Timings()
+        self.relay = OutboxRelay(
+            store, self.worker, self._deliver, self.clock.now, lease_seconds, timings=self.timings
+        )
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
+        # A command returns once its step committed; its messages leave in the background
+        # (waiting for the platform's answers is no part of the command's time). Tests
+        # that want the sends done when ``handle`` returns ask for them inline.
+        self.inline_relay = inline_relay
+        self._sending: set[asyncio.Task[Any]] = set()
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
         key = cmd.chat.key
+        clock = self.timings
+        started = time.perf_counter()
         async with self.lock(key):
+            clock.add("local_lock", time.perf_counter() - started)
             try:
+                mark = time.perf_counter()
                 async with self.shared.transaction() as tx:
-                    table = await self._locked(tx, key)
-                    settings = await self._settings(tx, cmd.chat)
-                    changed: GroupSettings | None = None
-                    if isinstance(cmd, ChangeSettings):
-                        checked = _checked_settings(cmd, settings)
-                        if isinstance(checked, Reply):
-                            return checked
-                        settings = changed = checked
-                    env = Env(
-                        self.clock.now(), settings, self.config, self.policy, self.seed_source()
-                    )
-                    result = step(table, cmd, env)
-                    saved = await self._write(tx, key, table, result, changed)
-                    if changed is not None and not saved:
-                        await tx.save_settings(cmd.chat.group_key, changed.to_json())
+                    clock.add("begin", time.perf_counter() - mark)
+                    run = await self._run(tx, cmd)
+                    mark = time.perf_counter()
+                clock.add("commit", time.perf_counter() - mark)
             except BaseException:
                 self._rolled_back(key)
                 raise
             self._committed(key)
+        reply, changed = run
         if changed is not None:
             self.settings_cache[cmd.chat.group_key] = changed
-        await self.relay.pump_chat(key)
-        return Reply.yes("settings_saved") if changed is not None else result.reply
+        await self._send(key)
+        clock.add("command", time.perf_counter() - started)
+        return reply
+
+    async def _run(self, tx: StoreTx, cmd: Command) -> tuple[Reply, GroupSettings | None]:
+        """The command inside its transaction: lock, reload, step, write. Returns the
+        reply and the group's new settings, if it changed them."""
+        key, clock = cmd.chat.key, self.timings
+        with clock.phase("db_lock"):
+            row, raw = await tx.lock_table_and_settings(key, cmd.chat.group_key)
+        with clock.phase("reload"):
+            table = await self._copy(tx, key, row)
+        settings = self._settings_of(cmd.chat, raw)
+        changed: GroupSettings | None = None
+        if isinstance(cmd, ChangeSettings):
+            checked = checked_settings(cmd, settings)
+            if isinstance(checked, Reply):
+                return checked, None
+            settings = changed = checked
+        policy = self.policy_of(settings)
+        env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
+        with clock.phase("step"):
+            result = await off_loop_if_searching(policy, step, table, cmd, env)
+        with clock.phase("write"):
+            saved = await self._write(tx, key, table, result, changed)
+            if changed is not None and not saved:
+                await tx.save_settings(cmd.chat.group_key, changed.to_json())
+        return (Reply.yes("settings_saved") if changed is not None else result.reply), changed
 
     async def group_settings(self, chat: ChatRef) -> GroupSettings:
         # Another worker may have changed them: the store answers, not a cache.
@@ -103,24 +135,22 @@ class SharedTableManager(TableManager):
             return await self._settings(tx, chat)
 
     async def _settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
-        raw = await tx.load_settings(chat.group_key)
+        return self._settings_of(chat, await tx.load_settings(chat.group_key))
+
+    def _settings_of(self, chat: ChatRef, raw: dict[str, Any] | None) -> GroupSettings:
         settings = GroupSettings() if raw is None else GroupSettings.from_json(raw)
         self.settings_cache[chat.group_key] = settings
         return settings
 
     async def set_meta(self, key: str, name: str, value: Json) -> None:
-        async with self.lock(key):
-            try:
-                async with self.shared.transaction() as tx:
-                    t = await self._locked(tx, key)
-                    if t is None:
-                        return
-                    self._meta.setdefault(key, {})[name] = value
-                    await self._write(tx, key, t, Step(t, Reply.yes("ok")), force=True)
-            except BaseException:
-                self._rolled_back(key)
-                raise
-            self._committed(key)
+        """An adapter's value (a message id, the group budget's recent calls): a row of
+        its own, committed without the table's lock and without a new table version, so
+        this bookkeeping never waits for a command nor makes the others reload."""
+        with self.timings.phase("set_meta"):
+            async with self.shared.transaction() as tx:
+                await tx.set_table_meta(key, name, value)
+            if key in self.tables:
+                self.meta_of(key)[name] = value
 
     async def load(self) -> int:
         """Nothing to resume (every step was committed whole; deadlines are rows): read the
@@ -132,6 +162,7 @@ class SharedTableManager(TableManager):
         for key in keys:
             await self.refresh(key)
         await self.shared.listen_tables(self._heard)
+        await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
@@ -143,11 +174,25 @@ class SharedTableManager(TableManager):
             self._refreshing[key] = task
             task.add_done_callback(lambda _: self._refreshing.pop(key, None))
 
+    def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
+        if key not in self.tables:
+            return  # read with the table when it is loaded
+        if has_value:
+            self.meta_of(key)[name] = value
+        else:
+            self._task(self._reload_meta(key))
+
+    async def _reload_meta(self, key: str) -> None:
+        async with self.shared.transaction(readonly=True) as tx:
+            rows = await tx.load_table_meta(key)
+        if key in self.tables:
+            self.meta_of(key).update(rows)
+
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of."""
         for _ in range(5):
             await self.refresh(key)
-            if key not in self._tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
+            if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
 
     async def refresh(self, key: str) -> None:
@@ -167,19 +212,16 @@ class SharedTableManager(TableManager):
 
     async def _copy(self, tx: StoreTx, key: str, row: StoredTable | None) -> Table | None:
         if row is None or not row.live:
-            if key in self._tables:
-                self._forget(key)
+            if key in self.tables:
+                self.forget(key)
             self._versions.pop(key, None)
             return None
-        cached = self._tables.get(key)
+        cached = self.tables.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
         t = await self._rebuild(tx, key, row, cached)
-        self._tables[key] = t
+        self.keep(key, cached, t)
         self._versions[key] = row.version
-        self._touched[key] = self.clock.now()
-        self._index(key, cached, t)
-        self._schedule(t)
         return t
 
     async def _rebuild(
@@ -191,7 +233,11 @@ class SharedTableManager(TableManager):
         record = dict(row.record)
         t = table_from_json(record)
         meta = record.get("meta")
-        self._meta[key] = dict(meta) if isinstance(meta, dict) else {}
+        kept = self.meta_of(key)
+        kept.clear()
+        kept.update(meta if isinstance(meta, dict) else {})
+        if cached is None:  # later changes come with their notifications
+            kept.update(await tx.load_table_meta(key))
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None
@@ -213,7 +259,7 @@ class SharedTableManager(TableManager):
             t.log = tuple(replayed)
             t.run.state = state
         restore_runtime(t.run, record.get("run") or {})
-        self._sync[key] = _Sync(t.deal_no, len(t.log))
+        self.mark_saved(key, t.deal_no, len(t.log))
         return t
 
     # -- writing a step -------------------------------------------------------------------
@@ -232,35 +278,11 @@ class SharedTableManager(TableManager):
         if t is None:
             return False
         if result.fresh:
-            self._sync[key] = _Sync(None, 0)
+            self.mark_saved(key, None, 0)
         if t is before and not result.finished and not result.outs and not force:
             return False
-        self._tables[key] = t
-        self._touched[key] = self.clock.now()
-        self._index(key, before, t)
-        self._schedule(t)
-        sync = self._sync.setdefault(key, _Sync(None, 0))
-        new_deal = sync.deal != t.deal_no
-        start = 0 if new_deal else sync.saved
-        group = t.chat.group_key
-        version = await tx.write(
-            TableWrite(
-                key,
-                {**self._record(t), "run": runtime_to_json(t.run)},
-                t.live(),
-                updated=self.clock.now(),
-                new_actions=tuple(
-                    (t.deal_no, i, seat, action.to_json())
-                    for i, (seat, action) in enumerate(t.log[start:], start=start)
-                ),
-                drop_all_actions=new_deal and sync.deal is None,
-                drop_actions_before=t.deal_no if new_deal and sync.deal is not None else None,
-                hands=tuple(
-                    HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished
-                ),
-                settings=None if settings is None else (group, settings.to_json()),
-            )
-        )
+        self.keep(key, before, t)
+        version = await tx.write(self._table_write(t, result, settings))
         await tx.set_deadline(key, *self._due_of(t))
         if result.outs:
             # The key makes a message's identity: a step is written once per version.
@@ -269,11 +291,33 @@ class SharedTableManager(TableManager):
                 for i, out in enumerate(result.outs)
             ]
             await tx.enqueue_many(key, messages, self.clock.now())
-        await tx.notify_table(key, version)
-        sync.deal, sync.saved = t.deal_no, len(t.log)
+        self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
         return True
+
+    def _table_write(self, t: Table, result: Step, settings: GroupSettings | None) -> TableWrite:
+        """What the store must hold after this step: the record with its runtime, the
+        actions it has not got yet (all of a new deal), finished hands, new settings."""
+        deal, saved = self.saved_log(t.key)
+        new_deal = deal != t.deal_no
+        start = 0 if new_deal else saved
+        group = t.chat.group_key
+        return TableWrite(
+            t.key,
+            {**self.record_of(t), "run": runtime_to_json(t.run)},
+            t.live(),
+            updated=self.clock.now(),
+            new_actions=tuple(
+                (t.deal_no, i, seat, action.to_json())
+                for i, (seat, action) in enumerate(t.log[start:], start=start)
+            ),
+            drop_all_actions=new_deal and deal is None,
+            drop_actions_before=t.deal_no if new_deal and deal is not None else None,
+            hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
+            settings=None if settings is None else (group, settings.to_json()),
+            notify=True,
+        )
 
     def _committed(self, key: str) -> None:
         version = self._written.pop(key, None)
@@ -284,8 +328,8 @@ class SharedTableManager(TableManager):
         # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
-        if key in self._tables:
-            self._forget(key)
+        if key in self.tables:
+            self.forget(key)
 
     def _due_of(self, t: Table) -> tuple[str, float | None]:
         """The deadline row: when the table next needs the clock (a turn warning first)."""
@@ -303,7 +347,11 @@ class SharedTableManager(TableManager):
         """One pass: fire the due deadlines (any table, whoever wrote it), then send what
         is waiting in the outbox (also what a dead worker left)."""
         await self.deadlines.pump()
-        await self.relay.pump()
+        if self.inline_relay:
+            await self.relay.pump()
+        else:
+            for chat in await self.relay.chats():
+                await self._send(chat)
         self.evict()
 
     async def _fire(self, tx: StoreTx, due: DeadlineRow) -> None:
@@ -311,12 +359,15 @@ class SharedTableManager(TableManager):
         # (a local command may hold that one while it waits for the table's lock).
         key = due.table_key
         try:
-            t = await self._copy(tx, key, await tx.load_table(key))
+            with self.timings.phase("timer_reload"):
+                t = await self._copy(tx, key, await tx.load_table(key))
             if t is None:
                 await tx.set_deadline(key, "", None)
                 return
             settings = await self._settings(tx, t.chat)
-            result = tick_table(t, Env(self.clock.now(), settings, self.config, self.policy))
+            policy = self.policy_of(settings)
+            env = Env(self.clock.now(), settings, self.config, policy)
+            result = await off_loop_if_searching(policy, tick_table, t, env)
             if not await self._write(tx, key, t, result):
                 await tx.set_deadline(key, *self._due_of(t))  # not due after all
         except BaseException:
@@ -325,9 +376,33 @@ class SharedTableManager(TableManager):
 
     async def _fired(self, due: DeadlineRow) -> None:
         self._committed(due.table_key)
-        await self.relay.pump_chat(due.table_key)
+        await self._send(due.table_key)
 
     # -- the outbox -----------------------------------------------------------------------
+    async def _send(self, key: str) -> None:
+        """Relay the chat's new messages: now, or (production) in a task of their own."""
+        if self.inline_relay:
+            await self.relay.pump_chat(key)
+            return
+        self._task(self.relay.pump_chat(key))
+
+    def _task(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Background work this worker keeps a hold of (``drain`` waits for it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[Any]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            err = task.exception()
+            log.error("background work failed: %r", err, exc_info=err)
+
+    async def drain(self) -> None:
+        """Wait for the messages being relayed in the background (tests, shutdown)."""
+        while self._sending:
+            await asyncio.gather(*list(self._sending), return_exceptions=True)
+
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         try:
             out = out_from_json(message.payload)
@@ -337,7 +412,10 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self.refresh(out.table)  # the adapter reads the table's snapshot next
-        await self._publish((out,))
+        if receipts.takeover():
+            # Taken over from another sender: its message ids and budget, as stored.
+            await self._reload_meta(out.table)
+        await self.publish((out,))
         return {"worker": self.worker}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from ..engine.state import Bonus, HandResult, Tribute
+from ..engine.state import Bonus, HandResult, Tribute, bonus_kind_of, tribute_kind_of
 from ..table.outputs import (
     HandChanged,
     HandFinished,
@@ -64,12 +64,14 @@ def result_from_json(raw: dict[str, Any]) -> HandResult:
         seat_points=tuple(int(p) for p in raw["seat_points"]),
         sweep_team=raw["sweep_team"],
         tributes=tuple(
-            Tribute(int(t["from"]), int(t["to"]), int(t["count"]), str(t["kind"]))
+            Tribute(int(t["from"]), int(t["to"]), int(t["count"]), tribute_kind_of(t["kind"]))
             for t in raw["tributes"]
         ),
         voided=bool(raw["voided"]),
         streaks=tuple(int(s) for s in raw["streaks"]),
-        bonuses=tuple(Bonus(str(k), int(e), int(p)) for k, e, p in raw.get("bonuses", ())),
+        bonuses=tuple(
+            Bonus(bonus_kind_of(k), int(e), int(p)) for k, e, p in raw.get("bonuses", ())
+        ),
     )
 
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from .actions import HuiRanks
-from .state import ChongBeat
+from .state import ChongBeat, PointKind, TributeKind
 
 
 class EventKind(StrEnum):
@@ -53,8 +53,6 @@ class EventKind(StrEnum):
 
 # 报户's answer: the exact count, "out" (the seat has gone out), or 不够报 (ten or more).
 CountWord: TypeAlias = Literal["exact", "out", "not_enough"]
-# 明点 (declared during the hand) or 预点 (before the deal).
-PointKind: TypeAlias = Literal["mingdian", "yudian"]
 # A parameter of the event's text: what ``params`` gives (enums as their values).
 EventParam: TypeAlias = str | int | bool | tuple[int, ...] | tuple[str, ...] | None
 
@@ -157,7 +155,7 @@ class TributeGiven(_Record):
     seat: int
     target: int
     count: int
-    tribute_kind: str
+    tribute_kind: TributeKind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

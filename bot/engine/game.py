@@ -35,6 +35,7 @@ from .state import (
     HandExtras,
     HandState,
     Phase,
+    PointKind,
     SeatStatus,
     Tribute,
     check_seat,
@@ -119,7 +120,7 @@ def from_hands(
 
 def _pre_points(
     rules: Rules, pre_points: Iterable[int], streaks: Sequence[int]
-) -> tuple[tuple[int, str], ...]:
+) -> tuple[tuple[int, PointKind], ...]:
     """预点 declared before the deal; refused like ``declare_point`` where it is not allowed."""
     seats = sorted(set(pre_points))
     if seats and not (rules.dadian and rules.point_bets):
@@ -184,7 +185,7 @@ def _setup(
     leader: int,
     owed: Sequence[Tribute],
     buy: bool,
-    declarations: tuple[tuple[int, str], ...],
+    declarations: tuple[tuple[int, PointKind], ...],
     events: list[Event],
     streaks: Sequence[int] = NO_STREAKS,
 ) -> tuple[HandState, list[Event]]:

@@ -27,7 +27,7 @@ from ..i18n.catalogue import Lang
 from .cards import parse
 from .errors import ErrorCode, GoujiError, RulesError
 from .rules import PRESET_NAMES, Rules, allowed_values, make_rules, switch_names
-from .state import SEATS, Tribute
+from .state import SEATS, Tribute, tribute_kind_of
 
 TRIBUTE_KINDS = ("men", "burn", "point", "luo", "sweep", "mingdian", "yudian")
 MAX_TRIBUTE = 16  # the largest stake (预点 4, doubled 8) with room; a bound, not a rule
@@ -307,7 +307,7 @@ def _tributes(value: Any, field: str) -> tuple[Tribute, ...]:
             raise ScenarioError(
                 f"{where}.kind", Problem.BAD_KIND, allowed=", ".join(TRIBUTE_KINDS), got=brief(kind)
             )
-        out.append(Tribute(giver, receiver, count, kind))
+        out.append(Tribute(giver, receiver, count, tribute_kind_of(kind)))
     return tuple(out)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeAlias, get_args
 
 from .actions import HuiRanks
 from .cards import EMPTY, Counts, fmt
@@ -97,8 +97,39 @@ def same_team(a: int, b: int) -> bool:
     return a % 2 == b % 2
 
 
-def team_key(seat: int) -> str:
+# The two teams, by their seats.
+Team: TypeAlias = Literal["135", "246"]
+# Why a tribute is owed: 闷, 烧, 点, 落 (大落/二落), 串三户, and the 明点/预点 stakes.
+TributeKind: TypeAlias = Literal["men", "burn", "point", "luo", "sweep", "mingdian", "yudian"]
+# 明点 (declared during the hand) or 预点 (before the deal).
+PointKind: TypeAlias = Literal["mingdian", "yudian"]
+# The ±1s of competition scoring: 点, 闷, 烧.
+BonusKind: TypeAlias = Literal["point", "men", "burn"]
+
+
+def team_key(seat: int) -> Team:
     return "135" if seat % 2 else "246"
+
+
+def tribute_kind_of(value: object) -> TributeKind:
+    """A stored tribute kind, checked (ValueError for anything else)."""
+    for kind in get_args(TributeKind):
+        if value == kind:
+            return kind  # type: ignore[no-any-return]  # one of the Literal's own values
+    raise ValueError(f"not a tribute kind: {value!r}")
+
+
+def bonus_kind_of(value: object) -> BonusKind:
+    """A stored bonus kind, checked (ValueError for anything else)."""
+    for kind in get_args(BonusKind):
+        if value == kind:
+            return kind  # type: ignore[no-any-return]  # one of the Literal's own values
+    raise ValueError(f"not a bonus kind: {value!r}")
+
+
+def team_of(value: object) -> Team | None:
+    """A stored team ("135"/"246"), or None for anything else."""
+    return "135" if value == "135" else "246" if value == "246" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +137,7 @@ class Tribute:
     giver: int
     receiver: int
     count: int
-    kind: str  # men, burn, point, luo, sweep, mingdian, yudian
+    kind: TributeKind
 
     def to_json(self) -> dict[str, Any]:
         return {"from": self.giver, "to": self.receiver, "count": self.count, "kind": self.kind}
@@ -117,7 +148,7 @@ class Bonus:
     """One ±1 of competition scoring (比赛, RULES §13): ``earner``'s team gains a point and
     ``payer``'s team loses one, for a 点 (the payer did not open), 闷 or 烧 between opponents."""
 
-    kind: str  # "point", "men" or "burn"
+    kind: BonusKind
     earner: int
     payer: int
 
@@ -153,7 +184,7 @@ class HandResult:
     places: tuple[int, ...]  # seats from 头科 to 大落
     team_scores: tuple[int, int]  # (team 1-3-5, team 2-4-6)
     seat_points: tuple[int, ...]  # by seat, before team doubling
-    sweep_team: str | None  # "135" / "246" after 串三户
+    sweep_team: Team | None  # after 串三户
     tributes: tuple[Tribute, ...]
     voided: bool = False
     streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks to carry into the next hand
@@ -212,7 +243,7 @@ class HandState(NamedTuple):
     point_failed: tuple[int, ...] = ()
     fours_pending: frozenset[int] = frozenset()
     fours_free: frozenset[int] = frozenset()
-    declarations: tuple[tuple[int, str], ...] = ()
+    declarations: tuple[tuple[int, PointKind], ...] = ()
     caught: tuple[tuple[int, int], ...] = ()
     burn_wins: tuple[tuple[int, int, int], ...] = ()  # (burned, burner, 烧贡 cards)
     discarded: Counts = EMPTY

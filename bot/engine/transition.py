@@ -30,7 +30,6 @@ from .events import (
     Played,
     PlayStarts,
     PointFailed,
-    PointKind,
     Ranged,
     Revolted,
     TributeCards,
@@ -62,8 +61,10 @@ from .state import (
     HandState,
     Mark,
     Phase,
+    PointKind,
     PublicMove,
     SeatStatus,
+    Team,
     Tribute,
     down,
     opp,
@@ -73,7 +74,7 @@ from .state import (
 )
 
 _TRIBUTE_GROUP = {"mingdian": "point", "yudian": "point", "sweep": "luo"}
-STAKES = {"mingdian": 2, "yudian": 4}
+STAKES: dict[PointKind, int] = {"mingdian": 2, "yudian": 4}
 # 《大纲》 第二十一条(四): 落贡 is returned; 第二十四条: "点贡只进贡，不计分，不回牌".
 _RETURNED_UNDER_LUO = frozenset({"luo", "sweep"})
 
@@ -112,7 +113,7 @@ class Transition:
         self.point_failed: tuple[int, ...] = s.point_failed
         self.fours_pending: frozenset[int] = s.fours_pending
         self.fours_free: frozenset[int] = s.fours_free
-        self.declarations: tuple[tuple[int, str], ...] = s.declarations
+        self.declarations: tuple[tuple[int, PointKind], ...] = s.declarations
         self.caught: tuple[tuple[int, int], ...] = s.caught
         self.burn_wins: tuple[tuple[int, int, int], ...] = s.burn_wins
         self.discarded: Counts = s.discarded
@@ -935,7 +936,7 @@ class Transition:
             order.insert(min(at, len(order)), rv)
         return order
 
-    def sweep_team(self) -> str | None:
+    def sweep_team(self) -> Team | None:
         head = list(self.out_order)
         for rv in self.revolters:
             if self.chong is not None and self.chong.seat == rv:
@@ -947,7 +948,7 @@ class Transition:
             return team_key(head[0])
         return None
 
-    def finish(self, sweep: str | None) -> None:
+    def finish(self, sweep: Team | None) -> None:
         r = self.rules
         self.phase = Phase.OVER
         self.judge([x for x in SEATS if x not in self.judged], discard=False)
@@ -1014,7 +1015,7 @@ class Transition:
                 stakes.append(Tribute(d, target, stake, kind))
         return [Tribute(f, opp(f), n, "point") for f, n in points.items()] + stakes
 
-    def owed_tributes(self, places: list[int], sweep: str | None) -> tuple[Tribute, ...]:
+    def owed_tributes(self, places: list[int], sweep: Team | None) -> tuple[Tribute, ...]:
         r = self.rules
         if sweep is not None and r.sweep_tribute == "redeal":
             return ()

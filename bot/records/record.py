@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of, upgrade_overrides
-from ..engine.state import NO_STREAKS, HandState, Tribute
+from ..engine.state import NO_STREAKS, HandState, Tribute, tribute_kind_of
 
 # 2: the record carries match_id, owed, overrides, names and the final object, and voided
 # hands are recorded too. Records of format 1 (places, seed, actions) still load.
@@ -59,7 +59,8 @@ def record_json(
 
 
 def _tribute(raw: Mapping[str, Any]) -> Tribute:
-    return Tribute(int(raw["from"]), int(raw["to"]), int(raw["count"]), str(raw["kind"]))
+    kind = tribute_kind_of(raw["kind"])
+    return Tribute(int(raw["from"]), int(raw["to"]), int(raw["count"]), kind)
 
 
 @dataclass(frozen=True, slots=True)

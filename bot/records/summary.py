@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine.events import Burned, Event, TributeCards, TributeGiven
 from ..engine.rules import is_preset
-from ..engine.state import Tribute
+from ..engine.state import Tribute, TributeKind
 from ..i18n import has_text, place_name, preset_name, t, tribute_kind
 from ..i18n.catalogue import Lang
 from .record import HandRecord
@@ -42,12 +42,12 @@ class GivenTribute:
     giver: int
     receiver: int
     count: int
-    kind: str
+    kind: TributeKind
     cards: str
 
 
 def given_tributes(played: Replayed) -> list[GivenTribute]:
-    kinds: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    kinds: dict[tuple[int, int], list[tuple[int, TributeKind]]] = {}
     cards: dict[tuple[int, int], list[str]] = {}
     for e in played.start_events:
         match e:

@@ -23,6 +23,9 @@ DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 TABLES_CHANNEL = "gouji_tables"  # NOTIFY: "<version> <table key>" at each commit
+META_CHANNEL = "gouji_meta"  # NOTIFY: JSON [table key, name, value] at each commit
+# NOTIFY payloads must stay under 8000 bytes; a larger value is announced without it.
+META_PAYLOAD_MAX = 7000
 
 # (deal_no, idx, seat, action as JSON)
 ActionRow = tuple[int, int, int, dict[str, Any]]
@@ -80,6 +83,7 @@ class TableWrite:
     drop_actions_before: int | None = None  # a new deal: earlier deals' logs are done
     hands: tuple[HandWrite, ...] = ()
     settings: tuple[str, dict[str, Any]] | None = None  # (group_key, settings)
+    notify: bool = False  # tell the other workers the table's new version at the commit
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +160,7 @@ class StoreTx:
         elif w.drop_actions_before is not None:
             await self.drop_actions(w.table_key, w.drop_actions_before)
             self.fault("drop_actions")
-        version = await self.save_table(w.table_key, w.record, w.live, w.updated)
+        version = await self.save_table(w.table_key, w.record, w.live, w.updated, w.notify)
         self.fault("table")
         if w.new_actions:
             await self.append_actions(w.table_key, w.new_actions)
@@ -167,15 +171,24 @@ class StoreTx:
         return version
 
     async def save_table(
-        self, table_key: str, record: dict[str, Any], live: bool, updated: float = 0.0
+        self,
+        table_key: str,
+        record: dict[str, Any],
+        live: bool,
+        updated: float = 0.0,
+        notify: bool = False,
     ) -> int:
         """Write the table row; its version goes up by one with every write (1 when new),
-        so a worker that holds an older copy sees it must reload."""
+        so a worker that holds an older copy sees it must reload. ``notify``: tell the
+        other workers at the commit (``notify_table``, in the same statement)."""
+        told = ""
+        if notify and self.tx.dialect is Dialect.POSTGRES:
+            told = f", pg_notify('{TABLES_CHANNEL}', tables.version || ' ' || tables.table_key)"
         row = await self.tx.fetchone(
             "INSERT INTO tables (table_key, record, live, version, updated) "
             "VALUES (?, ?, ?, 1, ?) ON CONFLICT (table_key) DO UPDATE SET "
             "record = excluded.record, live = excluded.live, version = tables.version + 1, "
-            "updated = excluded.updated RETURNING version",
+            "updated = excluded.updated RETURNING version" + told,
             table_key,
             _dumps(record),
             live,
@@ -209,6 +222,28 @@ class StoreTx:
         await self.tx.lock_key(table_key)
         return await self.load_table(table_key)
 
+    async def lock_table_and_settings(
+        self, table_key: str, group_key: str
+    ) -> tuple[StoredTable | None, dict[str, Any] | None]:
+        """``lock_table`` and ``load_settings`` in one round trip after the lock (a
+        command needs both; read after the lock, so both are as of its start)."""
+        await self.tx.lock_key(table_key)
+        row = await self.tx.fetchone(
+            "SELECT t.record, t.live, t.version, s.settings "
+            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
+            "LEFT JOIN tables t ON t.table_key = q.k "
+            "LEFT JOIN group_settings s ON s.group_key = q.g",
+            table_key,
+            group_key,
+        )
+        assert row is not None
+        table = (
+            None
+            if row[0] is None
+            else StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
+        )
+        return table, None if row[3] is None else _loads(row[3])
+
     async def try_lock_table(self, table_key: str) -> bool:
         """The lock of ``lock_table`` if free now; never waits (timers use it, so they never
         wait on a table while holding a deadline row)."""
@@ -225,6 +260,28 @@ class StoreTx:
     async def notify_table(self, table_key: str, version: int) -> None:
         """Tell the other workers, at the commit, that this table is now at ``version``."""
         await self.tx.notify(TABLES_CHANNEL, f"{version} {table_key}")
+
+    async def set_table_meta(self, table_key: str, name: str, value: Any) -> None:
+        """Keep an adapter's value with a table (its own row: no table lock, no new table
+        version) and tell the other workers at the commit."""
+        raw = _dumps(value)
+        await self.tx.execute(
+            "INSERT INTO table_meta (table_key, name, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value",
+            table_key,
+            name,
+            raw,
+        )
+        payload = _dumps([table_key, name, value])
+        if len(payload.encode()) > META_PAYLOAD_MAX:
+            payload = _dumps([table_key, name])  # listeners read it from the row
+        await self.tx.notify(META_CHANNEL, payload)
+
+    async def load_table_meta(self, table_key: str) -> dict[str, Any]:
+        rows = await self.tx.fetch(
+            "SELECT name, value FROM table_meta WHERE table_key = ?", table_key
+        )
+        return {str(n): _loads(v) for n, v in rows}
 
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)
@@ -428,6 +485,14 @@ class StoreTx:
         )
         return bool(rows)
 
+    async def mark_sent_many(self, sent: Sequence[tuple[int, dict[str, Any]]], now: float) -> None:
+        """``mark_sent`` for messages whose calls returned together, in one statement."""
+        await self.tx.executemany(
+            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
+            "WHERE id = ? AND state <> 'sent'",
+            [(float(now), _dumps(result), message_id) for message_id, result in sent],
+        )
+
     async def sent_result(self, msg_key: str) -> dict[str, Any] | None:
         row = await self.tx.fetchone(
             "SELECT result FROM outbox WHERE msg_key = ? AND state = 'sent'", msg_key
@@ -488,6 +553,17 @@ class Store:
             callback(key, int(version))
 
         return await self.backend.listen(TABLES_CHANNEL, heard)
+
+    async def listen_meta(self, callback: Callable[[str, str, Any, bool], None]) -> bool:
+        """Call ``callback(table_key, name, value, has_value)`` whenever any worker commits
+        a table's adapter value (``has_value`` False: too large for the notification,
+        read it from the store). False on SQLite."""
+
+        def heard(payload: str) -> None:
+            raw = _loads(payload)
+            callback(str(raw[0]), str(raw[1]), raw[2] if len(raw) > 2 else None, len(raw) > 2)
+
+        return await self.backend.listen(META_CHANNEL, heard)
 
     async def ping(self) -> None:
         """A round trip to the database (the health check); raises if it does not answer."""

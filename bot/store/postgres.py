@@ -60,7 +60,7 @@ class PostgresTx(Tx):
 class PostgresBackend(Backend):
     dialect = Dialect.POSTGRES
 
-    def __init__(self, dsn: str, min_size: int = 1, max_size: int = 10) -> None:
+    def __init__(self, dsn: str, min_size: int = 1, max_size: int = 20) -> None:
         self.dsn = dsn
         self.min_size = min_size
         self.max_size = max_size

@@ -68,7 +68,7 @@ class _Sync:
 R = TypeVar("R")
 
 
-async def _off_loop_if_searching(policy: Policy, fn: Callable[..., R], *args: Any) -> R:
+async def off_loop_if_searching(policy: Policy, fn: Callable[..., R], *args: Any) -> R:
     """Run a core call in a worker thread when the AI searches (``expert``: up to its time
     budget per decision), so the event loop serves other tables meanwhile. The core works
     on a copy of the table and returns a new one, so the thread shares nothing mutable;
@@ -134,6 +134,40 @@ class TableManager:
     def tables(self) -> Mapping[str, Table]:
         """The tables in memory (read-only; for tests and benchmarks, not for adapters)."""
         return self._tables
+
+    # -- for a shell that keeps the truth elsewhere (bot.cluster.shell) ----------------
+    def keep(self, key: str, before: Table | None, t: Table) -> None:
+        """Hold ``t`` as the table at ``key`` (it replaces ``before``): memory, the
+        per-user index and its timer."""
+        self._tables[key] = t
+        self._touched[key] = self.clock.now()
+        self._index(key, before, t)
+        self._schedule(t)
+
+    def forget(self, key: str) -> None:
+        """Drop a table from memory (it comes back from the store on demand)."""
+        self._forget(key)
+
+    def meta_of(self, key: str) -> dict[str, Json]:
+        """The adapters' small values kept with a table (the live dict, to change)."""
+        return self._meta.setdefault(key, {})
+
+    def record_of(self, t: Table) -> dict[str, Any]:
+        """The table's stored record: its JSON and the adapters' meta."""
+        return self._record(t)
+
+    def saved_log(self, key: str) -> tuple[int | None, int]:
+        """(deal, actions) of the table's log that the store already holds."""
+        sync = self._sync.get(key)
+        return (None, 0) if sync is None else (sync.deal, sync.saved)
+
+    def mark_saved(self, key: str, deal: int | None, saved: int) -> None:
+        """The store now holds the first ``saved`` actions of ``deal`` (None: nothing)."""
+        self._sync[key] = _Sync(deal, saved)
+
+    async def publish(self, outs: Iterable[Out]) -> None:
+        """Hand outputs to the adapters (a shell that relays them from elsewhere)."""
+        await self._publish(outs)
 
     # -- public queries ---------------------------------------------------------------
     def snapshot(self, key: str) -> TableSnapshot | None:
@@ -230,7 +264,7 @@ class TableManager:
         settings = await self.group_settings(cmd.chat)
         changed: GroupSettings | None = None
         if isinstance(cmd, ChangeSettings):
-            checked = _checked_settings(cmd, settings)
+            checked = checked_settings(cmd, settings)
             if isinstance(checked, Reply):
                 return checked
             settings = changed = checked
@@ -238,7 +272,7 @@ class TableManager:
             table = await self._get(key)
             policy = self.policy_of(settings)
             env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
-            result = await _off_loop_if_searching(policy, step, table, cmd, env)
+            result = await off_loop_if_searching(policy, step, table, cmd, env)
             saved = await self._commit(key, table, result, changed)
             if changed is not None and not saved and self.store is not None:
                 await self.store.save_settings(cmd.chat.group_key, changed.to_json())
@@ -263,7 +297,7 @@ class TableManager:
                 settings = await self.group_settings(t.chat)
                 policy = self.policy_of(settings)
                 env = Env(self.clock.now(), settings, self.config, policy)
-                result = await _off_loop_if_searching(policy, tick_table, t, env)
+                result = await off_loop_if_searching(policy, tick_table, t, env)
                 if result.table is not t:
                     await self._commit(key, t, result)
                     outs = result.outs
@@ -392,7 +426,7 @@ class TableManager:
         settings = await self.group_settings(t.chat)
         policy = self.policy_of(settings)
         env = Env(self.clock.now(), settings, self.config, policy)
-        result = await _off_loop_if_searching(policy, resume, t, env)
+        result = await off_loop_if_searching(policy, resume, t, env)
         await self._commit(key, None, result)
         return result.table, result.outs
 
@@ -482,7 +516,7 @@ class TableManager:
                     log.exception("sink failed on %s for table %s", type(out).__name__, out.table)
 
 
-def _checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:
+def checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:
     """The group's new settings, or the refusal (only admins; every value validated)."""
     if not cmd.actor.is_admin:
         return Reply.no("not_admin")

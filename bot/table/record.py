@@ -14,7 +14,14 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.rules import Rules, make_rules, overrides_of, upgrade_overrides
-from ..engine.state import NO_STREAKS, STREAK_EXEMPT, HandResult, HandState, Tribute
+from ..engine.state import (
+    NO_STREAKS,
+    STREAK_EXEMPT,
+    HandResult,
+    HandState,
+    Tribute,
+    tribute_kind_of,
+)
 from .model import ChatRef, GroupSettings, MatchRecord, SeatInfo, TableStatus
 from .outputs import Deadline
 
@@ -156,7 +163,7 @@ def table_from_json(rec: dict[str, Any]) -> Table:
         hand_seed=int(rec.get("hand_seed", 0)),
         hand_leader=int(rec.get("hand_leader", 0)),
         hand_owed=tuple(
-            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), str(x["kind"]))
+            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), tribute_kind_of(x["kind"]))
             for x in rec.get("hand_owed", [])
         ),
         hand_streaks=_streaks(rec.get("hand_streaks")),

@@ -51,7 +51,13 @@ def manager(store: Store) -> TableManager:
 async def shared_worker(store: Store, name: str, clock: FakeClock) -> SharedTableManager:
     await store.save_settings(CHAT.group_key, SETTINGS.to_json())
     return SharedTableManager(
-        store, worker=name, clock=clock, seed_source=lambda: SEED, lease_seconds=5, **TIMING
+        store,
+        worker=name,
+        clock=clock,
+        seed_source=lambda: SEED,
+        lease_seconds=5,
+        inline_relay=True,
+        **TIMING,
     )  # type: ignore[arg-type]
 
 

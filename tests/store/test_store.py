@@ -3,6 +3,7 @@ leaderboard, and one transaction per step."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -32,6 +33,25 @@ async def test_migrations_are_versioned_and_idempotent(store_target: str) -> Non
     assert await again.schema_version() == len(SQLITE)
     assert await again.load_settings("g") == {"a": 1}
     await again.close()
+
+
+# The text of every released step, filled in per back end. A step already applied to a
+# database must never change meaning; a new step is a new entry (and a new line here).
+RELEASED = {
+    "sqlite": ["75b93c7abee3dc58", "e15ff710058f8d7f", "6fda03afb53a4665"],
+    "postgres": ["51cdced06027ccf5", "73875ccbc26afd0a", "6fda03afb53a4665"],
+}
+
+
+def test_released_migration_steps_never_change() -> None:
+    def digests(steps: tuple[str, ...]) -> list[str]:
+        return [hashlib.sha256(step.encode()).hexdigest()[:16] for step in steps]
+
+    assert digests(SQLITE)[: len(RELEASED["sqlite"])] == RELEASED["sqlite"]
+    assert digests(POSTGRES)[: len(RELEASED["postgres"])] == RELEASED["postgres"]
+    # One text per step: the back ends differ only in the column types.
+    for lite, pg in zip(SQLITE, POSTGRES, strict=True):
+        assert lite.count("CREATE") == pg.count("CREATE")
 
 
 def test_the_target_picks_the_back_end(tmp_path: Path) -> None:

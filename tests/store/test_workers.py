@@ -63,6 +63,7 @@ async def start_worker(target: str, name: str, clock: FakeClock) -> Worker:
         declare_window_seconds=0,
         between_hands_seconds=0,
         lease_seconds=5,
+        inline_relay=True,
     )
     rec = Recorder()
     m.subscribe(rec)
@@ -230,3 +231,35 @@ async def test_an_unreadable_message_is_skipped_not_blocking_the_chat(
     async with store.transaction(readonly=True) as tx:
         assert await tx.unsent(CHAT.key) == []
         assert await tx.sent_result("bad") == {"worker": "w1", "skipped": "unreadable"}
+
+
+async def test_an_adapters_value_is_shared_without_a_new_table_version(
+    workers: list[Worker], store_target: str, clock: FakeClock
+) -> None:
+    """Message ids and the group budget's calls (``set_meta``) go to rows of their own:
+    no table lock, no new version; every worker reads them (notified, or on load)."""
+    (a, _, store), (b, _, _) = workers
+    await a.handle(OpenTable(chat=CHAT, actor=ME))
+    assert await b.load() == 1  # b reads the table and listens
+    async with store.transaction(readonly=True) as tx:
+        version = await tx.table_version(CHAT.key)
+    await a.set_meta(CHAT.key, "tg_table", {"chat": -100, "message": 7, "hand": 0})
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.table_version(CHAT.key) == version
+    snap = a.snapshot(CHAT.key)
+    assert snap is not None and dict(snap.meta)["tg_table"]["message"] == 7
+    if store.dialect == "postgres":  # b hears of it
+        for _ in range(100):
+            seen = b.snapshot(CHAT.key)
+            if seen is not None and "tg_table" in dict(seen.meta):
+                break
+            await asyncio.sleep(0.02)
+        seen = b.snapshot(CHAT.key)
+        assert seen is not None and dict(seen.meta)["tg_table"]["message"] == 7
+    fresh, _, other = await start_worker(store_target, "w3", clock)
+    try:
+        await fresh.refresh(CHAT.key)
+        loaded = fresh.snapshot(CHAT.key)
+        assert loaded is not None and dict(loaded.meta)["tg_table"]["message"] == 7
+    finally:
+        await other.close()

@@ -170,3 +170,14 @@ async def test_table_edits_keep_a_steady_pace_around_other_messages() -> None:
     gaps = [b - a for a, b in itertools.pairwise(edits) if a >= 1060.0]
     assert max(gaps) <= 6.0  # without pacing: a 53 s freeze
     assert len(gaps) >= 40
+
+
+async def test_the_budget_forgets_chats_whose_window_is_empty() -> None:
+    clock = FakeClock()
+    budget = RateBudget(20, 60.0, clock)
+    for chat in range(3000):  # three thousand chats, one call each, a second apart
+        await budget.spend(-chat - 1)
+        clock.advance(1.0)
+    # Only the chats with a call in the last minute (and at most one sweep's growth) stay.
+    assert len(budget._sent) <= 2 * 1024
+    assert budget.used(-3000) == 1 and budget.used(-1) == 0

@@ -13,44 +13,9 @@ from enum import Enum
 from typing import Any, assert_never
 
 from ...ai import Policy
+from ...engine import events as ev
 from ...engine.actions import Action
-from ...engine.events import (
-    Bought,
-    Burned,
-    BurnFailed,
-    BurnReleased,
-    BurnSucceeded,
-    Caught,
-    ChongdianCalled,
-    ChongdianResult,
-    CountAnswered,
-    Dealt,
-    Declared,
-    Event,
-    EventKind,
-    FoursDiscarded,
-    FoursFreed,
-    FreePlay,
-    HandDealt,
-    HandOver,
-    HuiCalled,
-    Lead,
-    Opened,
-    Passed,
-    Played,
-    PlayStarts,
-    PointFailed,
-    Ranged,
-    ReturnCards,
-    Revolted,
-    TributeCards,
-    TributeGiven,
-    TributeReturned,
-    TrickWon,
-    Voided,
-    Waived,
-    WentOut,
-)
+from ...engine.events import Event, EventKind
 from ...engine.game import apply
 from ...engine.state import SEATS
 from ..model import GroupSettings, SeatInfo
@@ -76,41 +41,41 @@ def announce(e: Event) -> Announce:
     """Whether a public event becomes a notice (text ``ev_<kind>``); a new kind of event is
     a type error here until it is decided."""
     match e:
-        case Played() | Passed() | Ranged() | TrickWon():
+        case ev.Played() | ev.Passed() | ev.Ranged() | ev.TrickWon():
             return Announce.MINOR
         case (
-            Revolted()
-            | Voided()
-            | Waived()
-            | Declared()
-            | Burned()
-            | BurnReleased()
-            | BurnSucceeded()
-            | BurnFailed()
-            | Caught()
-            | Opened()
-            | PointFailed()
-            | FoursDiscarded()
-            | WentOut()
-            | FreePlay()
-            | TributeGiven()
-            | TributeReturned()
-            | Bought()
-            | HuiCalled()
-            | ChongdianCalled()
-            | ChongdianResult()
+            ev.Revolted()
+            | ev.Voided()
+            | ev.Waived()
+            | ev.Declared()
+            | ev.Burned()
+            | ev.BurnReleased()
+            | ev.BurnSucceeded()
+            | ev.BurnFailed()
+            | ev.Caught()
+            | ev.Opened()
+            | ev.PointFailed()
+            | ev.FoursDiscarded()
+            | ev.WentOut()
+            | ev.FreePlay()
+            | ev.TributeGiven()
+            | ev.TributeReturned()
+            | ev.Bought()
+            | ev.HuiCalled()
+            | ev.ChongdianCalled()
+            | ev.ChongdianResult()
         ):
             return Announce.NOTICE
         case (
-            Dealt()
-            | HandDealt()
-            | TributeCards()
-            | ReturnCards()
-            | PlayStarts()
-            | Lead()
-            | FoursFreed()
-            | CountAnswered()
-            | HandOver()
+            ev.Dealt()
+            | ev.HandDealt()
+            | ev.TributeCards()
+            | ev.ReturnCards()
+            | ev.PlayStarts()
+            | ev.Lead()
+            | ev.FoursFreed()
+            | ev.CountAnswered()
+            | ev.HandOver()
         ):
             return Announce.NOT
         case _:
@@ -249,7 +214,7 @@ class Ctx:
 
     def private_notes(self, e: Event) -> None:
         """Cards only two seats see (tribute and its return) go to those two players."""
-        if not isinstance(e, TributeCards | ReturnCards):
+        if not isinstance(e, ev.TributeCards | ev.ReturnCards):
             return
         keys = PRIVATE_NOTICES[e.kind]
         names = {"name": self.name(e.seat), "target_name": self.name(e.target)}

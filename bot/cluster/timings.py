@@ -1,0 +1,49 @@
+"""Where a worker's command time goes: the last few thousand durations of each phase
+(waiting for this process's table lock, the database lock, reloading a table another
+worker changed, the engine and AI step, writing, the commit), reported by the health
+endpoint — how ``benchmarks/cluster.py`` profiles a cluster under load."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+KEEP = 4096
+
+
+class Timings:
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._samples: dict[str, deque[float]] = {}
+
+    def add(self, phase: str, seconds: float) -> None:
+        samples = self._samples.get(phase)
+        if samples is None:
+            samples = self._samples[phase] = deque(maxlen=self.keep)
+        samples.append(seconds)
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.add(name, time.perf_counter() - start)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """Per phase: how many samples, and their median, 95th percentile and maximum in
+        milliseconds."""
+        out: dict[str, dict[str, float]] = {}
+        for phase, samples in self._samples.items():
+            ms = sorted(s * 1000 for s in samples)
+            p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 20 else ms[-1]
+            out[phase] = {
+                "n": len(ms),
+                "p50": round(statistics.median(ms), 2),
+                "p95": round(p95, 2),
+                "max": round(ms[-1], 2),
+            }
+        return out

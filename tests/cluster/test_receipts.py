@@ -1,0 +1,91 @@
+"""Receipts through the Telegram Sender: a message handed over by the outbox relay is
+acknowledged only once its call has returned — not when it is queued, not when the call
+is refused with 429 (it will be made again), and a coalesced edit settles every touch
+made before it ran."""
+
+from __future__ import annotations
+
+from telegram.error import RetryAfter
+
+from adapters.budget import BudgetMemory
+from adapters.telegram.sender import Sender
+from bot.cluster import receipts
+from bot.table import FakeClock
+
+GROUP = -100
+
+
+def job(calls: list[str], name: str, fail: list[Exception] | None = None):  # type: ignore[no-untyped-def]
+    async def run() -> bool:
+        calls.append(name)
+        if fail:
+            raise fail.pop()
+        return True
+
+    return run
+
+
+async def test_a_posted_message_is_acknowledged_after_its_call() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    with receipts.collecting(receipts.Receipt()) as receipt:
+        sender.post(GROUP, job(calls, "result"), urgent=True)
+    assert not receipt.done and calls == []  # queued is not sent
+    await sender.pump()
+    assert calls == ["result"] and receipt.done
+
+
+async def test_a_refused_call_stays_unacknowledged_until_it_is_made() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    with receipts.collecting(receipts.Receipt()) as receipt:
+        sender.post(GROUP, job(calls, "result", [RetryAfter(5)]))
+    await sender.pump()
+    assert calls == ["result"] and not receipt.done  # 429: it goes again
+    clock.advance(6)
+    await sender.pump()
+    assert calls == ["result", "result"] and receipt.done
+
+
+async def test_a_coalesced_edit_settles_every_touch_before_it_ran() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    with receipts.collecting(receipts.Receipt()) as first:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    with receipts.collecting(receipts.Receipt()) as second:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    await sender.pump()
+    assert calls == ["edit"] and first.done and second.done
+    with receipts.collecting(receipts.Receipt()) as third:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    await sender.pump()
+    assert not third.done  # paced: the next edit runs 3 s later
+    clock.advance(3.5)
+    await sender.pump()
+    assert calls == ["edit", "edit"] and third.done
+
+
+async def test_taking_a_chat_over_recalls_the_budget_others_spent() -> None:
+    clock = FakeClock()
+
+    class Shared(BudgetMemory):
+        def __init__(self) -> None:
+            self.times: list[float] = []
+
+        def load(self, chat: object) -> list[float]:
+            return list(self.times)
+
+        async def save(self, chat: object, times: object) -> None:
+            return None
+
+    memory = Shared()
+    sender = Sender(clock, memory=memory, wall=clock.now)
+    assert sender.calls_in_window(GROUP) == 0
+    memory.times = [clock.now() - 1.0] * 5  # another worker's calls
+    assert sender.calls_in_window(GROUP) == 0  # this worker's own count
+    with receipts.collecting(receipts.Receipt(takeover=True)):
+        sender.post(GROUP, job([], "x"))
+    assert sender.calls_in_window(GROUP) == 5
