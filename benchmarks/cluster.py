@@ -63,6 +63,7 @@ from tests.store.pgserver import free_port, throwaway_server  # noqa: E402
 from tests.telegram.fakeapi import SENDS, ApiError, Call, FakeTelegram, Message  # noqa: E402
 from tests.telegram.harness import TOKEN, max_per_minute  # noqa: E402
 
+STUB_WORKER = "--stub-render-worker"
 SILENT = 10  # every SILENT-th table's human never answers: its timer fires
 SECRET = "cluster-bench-secret"
 NEW_MESSAGES = frozenset({"sendMessage", "sendPhoto", "sendDocument"})
@@ -154,6 +155,7 @@ class Workers:
     api_port: int
     logdir: Path
     count: int
+    pillow: bool = True  # False: the workers draw tagged bytes instead of PNGs
     ports: list[int] = field(default_factory=list)
     health: list[int] = field(default_factory=list)
     procs: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
@@ -185,6 +187,8 @@ class Workers:
         env.pop("GOUJI_DISCORD_TOKEN", None)
         gouji = Path(sys.executable).with_name("gouji")
         args = [str(gouji)] if gouji.exists() else [sys.executable, "-m", "adapters.main"]
+        if not self.pillow:
+            args = [sys.executable, __file__, STUB_WORKER]
         log = open(self.logdir / f"w{i}.log", "ab")  # noqa: SIM115 (the process owns it)
         self.procs[i] = subprocess.Popen(args, env=env, cwd=ROOT, stdout=log, stderr=log)
         log.close()
@@ -375,14 +379,14 @@ async def seed_settings(url: str, humans: list[Human]) -> None:
 
 
 # -- the run -------------------------------------------------------------------------------
-async def run(url: str, tables: int, seconds: float, workers: int) -> None:
+async def run(url: str, tables: int, seconds: float, workers: int, pillow: bool) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
     api = BotApiServer()
     await api.start()
     humans = make_humans(api.fake, tables)
     await seed_settings(url, humans)
-    pool = Workers(url, api.port, logdir, workers)
+    pool = Workers(url, api.port, logdir, workers, pillow)
     pool.start_all()
     try:
         async with aiohttp.ClientSession() as http:
@@ -533,7 +537,9 @@ def report(
         if n > 1:
             print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
     p95 = _p95(figs.command_ms)
-    print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play; logs {logdir}")
+    drawn = "Pillow" if pool.pillow else "stub"
+    print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images")
+    print(f"logs {logdir}")
     print(
         f"{len(figs.command_ms)} commands, {len(figs.navigation_ms)} menu presses "
         f"(p95 {_p95(figs.navigation_ms):.0f} ms); refused: {dict(figs.refused)}"
@@ -559,18 +565,38 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 20 else float("nan")
 
 
+def stub_worker() -> int:
+    """The ``gouji`` entry point with the tests' stub renderer: Pillow's 20-50 ms an image
+    (benchmarks/render.py) would otherwise be most of what a small machine measures."""
+    import adapters.telegram.app as telegram_app
+    from adapters.main import main as gouji
+    from tests.telegram.harness import FakeRenderer
+
+    telegram_app.PillowRenderer = FakeRenderer  # type: ignore[misc,assignment]
+    return gouji([])
+
+
 def main() -> None:
+    if sys.argv[1:] == [STUB_WORKER]:
+        sys.exit(stub_worker())
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0, help="of play after set-up")
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--db", help="a postgresql:// URL (default: a throwaway server)")
+    parser.add_argument(
+        "--render",
+        choices=("pillow", "stub"),
+        default="pillow",
+        help="stub: the workers draw no PNGs (their cost is benchmarks/render.py's)",
+    )
     args = parser.parse_args()
+    pillow = args.render == "pillow"
     if args.db:
-        asyncio.run(run(args.db, args.tables, args.seconds, args.workers))
+        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow))
         return
     with throwaway_server(fsync=True) as server:
-        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers))
+        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow))
 
 
 if __name__ == "__main__":

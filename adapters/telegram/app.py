@@ -21,7 +21,7 @@ from bot.table import Clock, SystemClock, TableManager
 from .book import MessageBook
 from .context import Context
 from .group import GroupCommands
-from .handlers import Router
+from .handlers import GROUP_COMMANDS, Router
 from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
@@ -33,24 +33,7 @@ from .views import PillowRenderer, Renderer
 
 log = logging.getLogger(__name__)
 
-MENU = (
-    "gouji",
-    "join",
-    "leave",
-    "addbot",
-    "removebot",
-    "begin",
-    "stop",
-    "count",
-    "score",
-    "stats",
-    "rules",
-    "settings",
-    "help",
-    "replay",
-    "history",
-    "why",
-)
+MENU = GROUP_COMMANDS  # the command menu lists every group command, in this order
 ALLOWED_UPDATES = ["message", "callback_query"]
 WEBHOOK_CONCURRENCY = 64  # updates one webhook worker handles at once
 

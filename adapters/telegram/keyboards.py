@@ -233,6 +233,8 @@ class _Keys:
         return [*rows, nav]
 
     def confirm(self, mode: str, p: Play) -> Rows:
+        """A "v" press, from a keyboard made before every play was one tap from its rank
+        (a message from an older version of the bot): offer that play to send."""
         if not self.priv.menu.allows(Action(_kind(mode), p.counts())):
             return self.root(mode)
         label = "tg_btn_play" if mode == "p" else "tg_btn_burn"

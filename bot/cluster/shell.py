@@ -28,7 +28,7 @@ from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
 from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
-from ..table.outputs import Json, Reply
+from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
 from . import receipts
 from .relay import OutboxRelay
@@ -77,6 +77,7 @@ class SharedTableManager(TableManager):
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
+        self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
         self._sending: set[asyncio.Task[Any]] = set()
 
     # -- commands ---------------------------------------------------------------------
@@ -161,7 +162,7 @@ class SharedTableManager(TableManager):
             keys = [key for key, _ in await tx.live_tables()]
         for key in keys:
             await self.refresh(key)
-        await self.shared.listen_tables(self._heard)
+        self._listening = await self.shared.listen_tables(self._heard)
         await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
@@ -194,6 +195,17 @@ class SharedTableManager(TableManager):
             await self.refresh(key)
             if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
+
+    async def current(self, chat: ChatRef) -> TableSnapshot | None:
+        """The live table at this chat. While this worker hears every commit and its copy
+        is as new as the newest it heard of, the copy answers (adapters ask before each
+        button press; a command reloads under the lock anyway); else the store does."""
+        key = chat.key
+        t = self.tables.get(key)
+        fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
+        if t is not None and fresh and key not in self._written:
+            return self.snapshot(key) if t.live() else None
+        return await super().current(chat)
 
     async def refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""

@@ -230,12 +230,11 @@ class Driver:
         if self.turns % 4:
             await self._press(who, cheapest)
             return
-        # Every fourth turn, the long way: rank, size, 2s/jokers, confirm.
+        # Every fourth turn, the long way: a rank, its size when asked, then a play.
         self.navigated += 1
         await self._press(who, "b")
-        for op in ("z", "v"):
-            if self._find(self.h.hand_message(who), op):
-                await self._press(who, op)
+        if self._find(self.h.hand_message(who), "z"):
+            await self._press(who, "z")
         final = next(
             d
             for t, d in self.h.hand_message(who).buttons()

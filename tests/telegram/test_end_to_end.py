@@ -132,7 +132,7 @@ async def test_whole_hand_by_buttons(tmp_path: Path, caplog: pytest.LogCaptureFi
 
     await driver.play_hand()
     await h.drain()
-    assert driver.navigated > 0, "the rank → size → confirm path was used"
+    assert driver.navigated > 0, "the rank → (size →) play path was used"
     assert not h.errors, h.errors
     notices = " ".join(h.group_texts())
     assert "超时" not in notices, "every human acted through the buttons in time"
