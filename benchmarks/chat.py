@@ -144,6 +144,7 @@ class Human:
     goal_version: int = -1
     taps: int = 0
     done_version: int = -1
+    own_goal: bool = False  # the goal is a random play of their own, not the policy's
 
     @property
     def uid(self) -> str:
@@ -167,6 +168,7 @@ class Crowd:
         self.own = 0  # decisions that were a random legal play, not the policy's
         self.play_taps: list[int] = []  # taps of the plays and burns alone (no passes)
         self.double_taps = 0
+        self.own_taps: list[int] = []  # taps of the random plays alone
 
     async def step(self) -> None:
         for hu in self.humans:
@@ -210,6 +212,8 @@ class Crowd:
             self.taps.append(hu.taps)
             if hu.goal is not None and hu.goal.kind in (ActionKind.PLAY, ActionKind.BURN):
                 self.play_taps.append(hu.taps)
+            if hu.own_goal:
+                self.own_taps.append(hu.taps)
             hu.done_version = priv.version
             if hu.rng.random() < DOUBLE_TAP:
                 await self._double_tap(hu, msg, data)
@@ -229,7 +233,9 @@ class Crowd:
         if plays and hu.rng.random() < OWN_PLAY:
             own = hu.rng.choice(plays)
             self.own += 1
+            hu.own_goal = True
             return own
+        hu.own_goal = False
         return self.policy.choose(view, legal, hu.rng)
 
     def _next_tap(self, msg: Message, goal: Action | None, role: str) -> str | None:
@@ -294,6 +300,7 @@ class Figures:
     refused: int = 0
     own: int = 0
     double_taps: int = 0
+    own_taps: list[int] = field(default_factory=list)
     play_taps: list[int] = field(default_factory=list)
 
 
@@ -455,6 +462,7 @@ class Scenario:
         fig.refused = self.crowd.refused
         fig.own = self.crowd.own
         fig.double_taps = self.crowd.double_taps
+        fig.own_taps = self.crowd.own_taps
         fig.play_taps = self.crowd.play_taps
         return fig
 
@@ -490,7 +498,9 @@ def report(figs: list[Figures]) -> None:
             f"table staleness p95 {p95(st):.1f} s, max {max(st, default=0):.1f} s "
             f"over {len(st)} plays; 报户 answers {[round(w, 1) for w in f.count_waits]} s; "
             f"taps median {statistics.median(f.taps) if f.taps else 0} over {len(f.taps)} "
-            f"actions (max {max(f.taps, default=0)}; {f.own} own random plays); "
+            f"actions (max {max(f.taps, default=0)}; {f.own} own random plays, taps median "
+            f"{statistics.median(f.own_taps) if f.own_taps else 0} over the "
+            f"{len(f.own_taps)} accepted); "
             f"{f.double_taps} double taps; presses told 'out of date' {f.refused}; "
             f"first lead waits {[round(w, 1) for w in f.lead_waits]} s (and "
             f"{[round(w, 1) for w in f.declare_waits]} s where a person could declare)"
