@@ -26,16 +26,24 @@ def _mid_hand(seed: int = 4):  # type: ignore[no-untyped-def]
     """A dealt dagang hand a few plays in, with a choice to make for the seat to act."""
     rules = make_rules("dagang")
     state, _ = new_hand(rules, seed)
-    normal = ExpertPolicy(rules, max_seconds=SLOW).normal
-    for _ in range(12):
+    expert = ExpertPolicy(rules, max_seconds=SLOW)
+    normal = expert.normal
+    from bot.engine import apply
+
+    for step in range(60):
         seat = state.to_act
         assert seat is not None
+        legal = options(state, seat)
+        view = seat_view(state, seat)
+        base = normal.choose(view, legal, random.Random(0))
+        # A few plays in, stop at the first decision with an alternative to search (it
+        # does not depend on how normal's weights happen to be tuned).
+        if step >= 12 and len(expert.candidates(view, legal, base)) >= 2:
+            return state
         action = decide(state, seat, normal, random.Random(0))
         assert action is not None
-        from bot.engine import apply
-
         state, _ = apply(state, seat, action)
-    return state
+    raise AssertionError("no decision with alternatives in 60 actions")
 
 
 def test_masked_state_hides_every_other_hand() -> None:
