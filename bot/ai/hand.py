@@ -84,3 +84,23 @@ def runs_out_burning(hand: Sequence[int], rules: Rules) -> bool:
 
 def minus(hand: Sequence[int], cards: Sequence[int]) -> Counts:
     return tuple(h - c for h, c in zip(hand, cards, strict=True))
+
+
+def last_play(hand: Sequence[int], rules: Rules) -> Play | None:
+    """The one play that empties ``hand`` but its 3s under 憋三 (every other card together),
+    or None when those cards need more than one play."""
+    rest = list(hand)
+    if rules.bie_san:
+        rest[I_THREE] = 0
+    ranks = [i for i in range(RANK_SLOTS) if rest[i]]
+    if len(ranks) > 1 or not any(rest):
+        return None
+    small, big = rest[I_SMALL], rest[I_BIG]
+    if ranks:
+        i = ranks[0]
+        if i in plain_only_slots(rules) and (rest[I_TWO] or small or big):
+            return None
+        return Play(i + 3, rest[i], rest[I_TWO], small, big)
+    if rest[I_TWO]:
+        return Play(TWOS_BASE, rest[I_TWO], 0, small, big)
+    return Play(JOKERS_BASE, 0, 0, small, big)

@@ -33,8 +33,16 @@ from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
 from ..engine.rules import Rules
 from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
-from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
-from .tracking import Seen, known_count
+from .hand import (
+    RANK_SLOTS,
+    jokers,
+    last_play,
+    minus,
+    play_of,
+    plays_needed,
+    runs_out_burning,
+)
+from .tracking import Seen, est_count, known_count, passed_on
 from .tribute import pick_return
 
 Choice = tuple[Action, Play]
@@ -49,14 +57,17 @@ class NormalWeights:
     small: float = 9.0
     big: float = 12.0
     joker_set: float = 4.0  # jokers alone, on top of their own cost
-    split: float = 3.0  # leaving part of a rank behind
+    split: float = 5.0  # leaving part of a rank behind
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
     gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
-    answer_plain: float = 20.0
+    answer_plain: float = 16.0
+    answer_early: float = 10.0  # … while the hand holds more than ``stage`` cards
+    stage: int = 12
     answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     takes_trick: float = 4.0
+    upstream: float = 4.0
     cheap: float = 6.0  # answers this cheap are taken at once rather than 让
     hoard_two: float = 0.0  # per 2 on an ordinary play, unless an opponent is nearly out
     hoard_joker: float = 8.0  # jokers alone on an ordinary play, likewise
@@ -64,13 +75,18 @@ class NormalWeights:
     abundant_slack: float = 0.0
     two_share: float = 0.5  # a 2 counts as half a joker toward that
     use_rang: bool = True
+    stop_burn: bool = True  # answer a burning opponent's play as if it were about to go out
+    count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
     near_out: int = 4
     late: int = 8  # a hand this short plays its 2s as high cards
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
     block: float = 8.0
     feed: float = 6.0
-    last_big: float = 35.0  # 憋三: keep the last joker for the play before the 3s
+    caught: float = 0.0  # 憋三: leaving one beatable play before the 3s
+    open_lead: float = 0.0  # 打点, not yet opened: bonus for a play that opens if it lives
+    void: float = 2.0  # lead bonus per seat (downstream, opposite) that passed on such a set
+    last_big: float = 12.0  # 憋三: keep the last joker for the play before the 3s
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -146,6 +162,24 @@ class NormalPolicy:
             return self.w.gouji_set
         return 0.0
 
+    def _opening(self, view: SeatView, p: Play, rules: Rules) -> float:
+        """打点: a seat that has not opened wants a pure 够级 set of its to live (开点);
+        else it owes 点贡 next hand (and under 点四 its 4s are lost)."""
+        me = view.public.seats[view.seat - 1]
+        if not rules.dadian or me.opened or not self.w.open_lead:
+            return 0.0
+        return self.w.open_lead if opens_point(p, rules) else 0.0
+
+    def _caught_risk(self, p: Play, hand: Sequence[int], rules: Rules, seen: Seen) -> float:
+        """憋三: a play that leaves one beatable play before the 3s invites 闷 (被憋三)."""
+        if not (rules.bie_san and hand[I_THREE] and self.w.caught):
+            return 0.0
+        rest = minus(hand, p.counts())
+        if sum(rest) == rest[I_THREE]:
+            return 0.0
+        final = last_play(rest, rules)
+        return self.w.caught if final is not None and seen.beatable(final) else 0.0
+
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
         if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
@@ -189,40 +223,50 @@ class NormalPolicy:
         whole = [c for c in plain if c[1].n == hand[c[1].base - 3]]
         if not whole:
             return min(plays, key=lambda c: self.cost(c[1], hand, rules))[0]
+        back = self._run_out(view, plain, whole, rules)
+        if back is not None:
+            return back
         w = self.w
-        seen = Seen.of(view)
-        # 出回牌: when the sets nobody can beat cover all but one of the others, run out.
-        winners = [c for c in whole if not seen.beatable(c[1])]
-        losers = plays_needed(hand, rules) - len(winners)
-        if (
-            w.run_out
-            and winners
-            and losers <= len(winners) + 1
-            and not self._fours_first(plain, whole)
-        ):
-            if losers <= 0:
-                return min(winners, key=lambda c: c[1].base)[0]
-            # Lead the losers first while a winner waits to take the lead back.
-            rest = [c for c in whole if c not in winners]
-            if rest:
-                return min(rest, key=lambda c: c[1].base)[0]
         opp_n = self._known_min(view, mates=False)
         mate_n = self._known_min(view, mates=True)
-        downstream = known_count(view, down(view.seat))
+        downstream = self._count(view, down(view.seat))
+        voids = [passed_on(view, x) for x in (down(view.seat), opp(view.seat)) if w.void]
+        seen = Seen.of(view)
 
         def score(c: Choice) -> float:
             p = c[1]
             s = self.cost(p, hand, rules) + self._spend_gouji(p, hand, rules)
-            s -= w.multi * min(p.size, 4)
+            s -= w.multi * min(p.size, 4) + self._opening(view, p, rules)
+            s += self._caught_risk(p, hand, rules, seen)
             if opp_n is not None and p.size > opp_n:
                 s -= w.block  # an opponent this short cannot answer a bigger set
             elif downstream is not None and downstream <= w.near_out and p.size <= downstream:
                 s += w.block  # the next seat could go out on it
             if mate_n is not None and mate_n <= w.near_out and p.size == mate_n:
                 s -= w.feed  # a set the size of a short teammate's hand may let it out
+            for passed in voids:  # 出下家和对门不吃的牌: they passed on such a set before
+                if p.base >= passed.get(p.size, TWOS_BASE):
+                    s -= w.void
             return s
 
         return min(whole, key=score)[0]
+
+    def _run_out(
+        self, view: SeatView, plain: list[Choice], whole: list[Choice], rules: Rules
+    ) -> Action | None:
+        """出回牌: when the sets nobody can beat cover all but one of the others, run out."""
+        if not self.w.run_out or self._fours_first(plain, whole):
+            return None
+        seen = Seen.of(view)
+        winners = [c for c in whole if not seen.beatable(c[1])]
+        losers = plays_needed(view.hand, rules) - len(winners)
+        if not winners or losers > len(winners) + 1:
+            return None
+        if losers <= 0:
+            return min(winners, key=lambda c: c[1].base)[0]
+        # Lead the losers first while a winner waits to take the lead back.
+        rest = [c for c in whole if c not in winners]
+        return min(rest, key=lambda c: c[1].base)[0] if rest else None
 
     @staticmethod
     def _fours_first(plain: list[Choice], whole: list[Choice]) -> bool:
@@ -235,7 +279,7 @@ class NormalPolicy:
             if s.seat != view.seat
             and same_team(s.seat, view.seat) == mates
             and s.status is SeatStatus.PLAYING
-            and (n := known_count(view, s.seat)) is not None
+            and (n := self._count(view, s.seat)) is not None
         ]
         return min(known, default=None)
 
@@ -259,13 +303,17 @@ class NormalPolicy:
         hand = view.hand
         w = self.w
         duel = pub.top_gouji and (top == opp(me) or pub.seats[me - 1].headless)
-        urgent = self._near_out(view, top)
+        # A burner runs out unless its opposite beats one of its plays (解烧): stop it.
+        urgent = self._near_out(view, top) or (w.stop_burn and pub.seats[top - 1].burning)
+
+        seen = Seen.of(view)
 
         def cost_of(c: Choice) -> float:
             p = c[1]
             c_ = self.cost(p, hand, rules) + self._keep_for_threes(p, hand, rules)
+            c_ += self._caught_risk(p, hand, rules, seen)
             if not duel:
-                c_ += self._spend_gouji(p, hand, rules)
+                c_ += self._spend_gouji(p, hand, rules) - self._opening(view, p, rules)
                 if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
                     twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
                     c_ += w.hoard_two * twos
@@ -276,7 +324,21 @@ class NormalPolicy:
         best = min(plays, key=cost_of)
         cost = cost_of(best)
         rest = minus(hand, best[1].counts())
-        limit = w.answer_plain
+        limit = self._limit(view, duel, urgent, rest, rules)
+        if cost > limit:
+            return rang if rang is not None else passing
+        if w.use_rang and rang is not None and cost > w.cheap and not urgent:
+            return rang  # the teammate two seats on may take it cheaper; we still decide
+        return best[0]
+
+    def _limit(
+        self, view: SeatView, duel: bool, urgent: bool, rest: Sequence[int], rules: Rules
+    ) -> float:
+        """What an answer may cost. 打后半场: early in the hand only cheap answers are
+        worth it (the big cards wait for the second half); late, any sound answer is."""
+        w = self.w
+        pub = view.public
+        top = pub.top_seat
         if duel:
             limit = w.answer_gouji
             top_play = _top_play(pub.top_cards)
@@ -287,15 +349,15 @@ class NormalPolicy:
                 and opens_point(top_play, rules)
             ):
                 limit += w.opens_bonus
-        if not duel and self._others_passed(view):
-            limit += w.takes_trick  # the other two opponents passed: the answer likely wins
+        else:
+            limit = w.answer_plain if sum(view.hand) <= w.stage else w.answer_early
+            if self._others_passed(view):
+                limit += w.takes_trick  # the other two opponents passed: the answer likely wins
+            elif top == up(view.seat):
+                limit -= w.upstream  # both other opponents still to come: it rarely holds
         if urgent or plays_needed(rest, rules) <= 1:
             limit = max(limit, w.urgent)
-        if cost > limit:
-            return rang if rang is not None else passing
-        if w.use_rang and rang is not None and cost > w.cheap and not urgent:
-            return rang  # the teammate two seats on may take it cheaper; we still decide
-        return best[0]
+        return limit
 
     @staticmethod
     def _others_passed(view: SeatView) -> bool:
@@ -309,8 +371,12 @@ class NormalPolicy:
             for s in others
         )
 
+    def _count(self, view: SeatView, seat: int) -> int | None:
+        """A seat's card count: shown or 报户, else (``count_cards``) dealt minus played."""
+        return est_count(view, seat) if self.w.count_cards else known_count(view, seat)
+
     def _near_out(self, view: SeatView, seat: int) -> bool:
-        n = known_count(view, seat)
+        n = self._count(view, seat)
         return n is not None and 0 < n <= self.w.near_out
 
     # -- burns ------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
 from ..engine.movegen import gen_answers
-from ..engine.plays import Play
+from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
-from ..engine.state import SeatStatus
+from ..engine.state import Mark, SeatStatus, same_team
 from ..engine.views import SeatView
 
 
@@ -69,6 +69,57 @@ def known_count(view: SeatView, seat: int) -> int | None:
     return s.count if s.count is not None else s.reported
 
 
+def played_by(view: SeatView) -> tuple[int, ...]:
+    """Cards each seat (index seat - 1) has played or burned this hand, from the public
+    history: what a player at the table counts as the plays go down."""
+    out = [0] * 6
+    for move in view.public.history:
+        if isinstance(move.act, Play):
+            out[move.seat - 1] += move.act.size
+    return tuple(out)
+
+
+def passed_on(view: SeatView, seat: int) -> dict[int, int]:
+    """Per play size, the lowest plain rank ``seat`` passed on from an opponent this hand.
+
+    A seat that passes an opponent's plain set holds no whole set of that size above it
+    that it wanted to spend (soft evidence: a pass may save big cards), and cards never
+    come back, so a lead of that size at that rank or higher is one it does not answer
+    cheaply (出下家和对门不吃的牌).
+    """
+    out: dict[int, int] = {}
+    for move in view.public.history:
+        over = move.over
+        if (
+            move.seat == seat
+            and move.act is Mark.PASS
+            and over is not None
+            and move.over_seat is not None
+            and not same_team(move.over_seat, seat)
+            and 0 < over.base < TWOS_BASE
+            and not over.jokers
+        ):
+            size = over.size
+            out[size] = min(out.get(size, over.base), over.base)
+    return out
+
+
+def est_count(view: SeatView, seat: int, played: Sequence[int] | None = None) -> int:
+    """The seat's card count: exact when the view shows it, else dealt minus played.
+
+    The estimate ignores tributes that were not returned and discarded 4s (a card or two),
+    so it errs high: a seat is never thought closer to going out than it can be.
+    """
+    known = known_count(view, seat)
+    if known is not None:
+        return known
+    if view.public.seats[seat - 1].status is not SeatStatus.PLAYING:
+        return 0
+    counts = played if played is not None else played_by(view)
+    dealt = -(-sum(deck_of(view.public.rules)) // 6)
+    return max(1, dealt - counts[seat - 1])
+
+
 def hidden_sizes(view: SeatView) -> list[int]:
     """A consistent guess at every seat's card count (index seat - 1); sums to the cards unseen.
 
@@ -113,4 +164,14 @@ def pool_minus(pool: Sequence[int], cards: Sequence[int]) -> Counts:
     return tuple(max(0, a - b) for a, b in zip(pool, cards, strict=True))
 
 
-__all__ = ["NUM_RANKS", "Seen", "deck_of", "hidden_sizes", "known_count", "pool_minus"]
+__all__ = [
+    "NUM_RANKS",
+    "Seen",
+    "deck_of",
+    "est_count",
+    "hidden_sizes",
+    "known_count",
+    "passed_on",
+    "played_by",
+    "pool_minus",
+]

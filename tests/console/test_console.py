@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -133,11 +134,14 @@ async def _run(
 
 
 async def test_digits_are_cards_and_menu_numbers_need_a_hash() -> None:
-    # Seed 7: seat 6 has 999 on top when you first act; option #2 would be 222.
+    # Seed 7: a set of three is on top when you first act (what it is depends on how the
+    # AI seats play), so the card "2" alone is the wrong number of cards.
     text = await _run(["2", "1", "#2", "q"])
     assert "Wrong number of cards: play 3." in text  # "2" is the card 2, not option 2
     assert "“1” is not cards" in text and "#1" in text  # no card 1: the hint names #1
-    assert text.count("You: 222") == 1  # only "#2" played option 2
+    option = re.search(r"^  #2\s+(\S+)$", text, re.MULTILINE)
+    assert option is not None and option[1] != "2"
+    assert text.count(f"You: {option[1]}") == 1  # only "#2" played option 2
 
 
 async def test_lone_b_or_s_is_explained_not_played() -> None:
@@ -180,9 +184,17 @@ async def test_autoplay_turns_off_again_and_is_announced_once() -> None:
 
 
 async def test_tribute_cards_given_and_received_are_shown() -> None:
-    text = await _run([], seed=1, hands=2)
-    assert "You pay AI 4 (seat 4) tribute: 2B" in text
-    assert "AI 4 (seat 4) returns 33 to you." in text
+    # Whether you pay tribute in hand 2 depends on how the AI seats played hand 1, so
+    # look through a few seeds for a match where you do (bounded).
+    paid = None
+    text = ""
+    for seed in range(1, 20):
+        text = await _run([], seed=seed, hands=2)
+        paid = re.search(r"You pay (AI \d \(seat \d\)) tribute: ([2SB]+)\n", text)
+        if paid:
+            break
+    assert paid is not None, "you paid no tribute in 19 seeded matches"
+    assert re.search(re.escape(paid[1]) + r" returns [3-9TJQKA2SB]+ to you\.", text)
 
 
 async def test_burn_cards_are_shown() -> None:

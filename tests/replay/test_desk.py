@@ -89,16 +89,31 @@ async def test_why_explains_tricks_tributes_and_refusals(desk: RecordDesk) -> No
     start = await desk.why(CHAT, 2, 0, "en")
     if opened.record.owed:
         assert "(rules §10)" in start
-    # a seat that had passed could not come back into the trick
-    state = trick.state
-    if state.locked:
-        seat = min(state.locked)
-        held = state.hands[seat - 1]
-        card = next(i for i, n in enumerate(held) if n)
-        from bot.engine.cards import NOTATION
+    # a seat that had passed could not come back into the trick (asked with a set that
+    # beats the play on top, so the lock is the only reason: find such a trick)
+    from bot.engine.cards import NOTATION
+    from bot.engine.plays import Play, beats
 
-        answer = await desk.why(CHAT, 2, trick.index, "en", seat=seat, cards=NOTATION[card])
-        assert "refused" in answer and "(rules §7)" in answer
+    for frame in (f for f in opened.frames if f.kind is FrameKind.TRICK):
+        state = frame.state
+        top = state.top_play
+        if top is None:
+            continue
+        size = top.size
+        held_sets = [
+            (seat, i)
+            for seat in sorted(state.locked)
+            for i, n in enumerate(state.hands[seat - 1][:12])
+            if n >= size and beats(Play(i + 3, size), top, state.rules)
+        ]
+        if held_sets:
+            seat, rank = held_sets[0]
+            cards = NOTATION[rank] * size
+            answer = await desk.why(CHAT, 2, frame.index, "en", seat=seat, cards=cards)
+            assert "refused" in answer and "(rules §7)" in answer
+            break
+    else:
+        raise AssertionError("no trick with a locked seat holding a beating set")
     # cards nobody holds are refused with the engine's code and its section
     answer = await desk.why(CHAT, 2, trick.index, "zh", seat=trick.winner, cards="BBBBBBBB")
     assert "被拒" in answer and "§4" in answer

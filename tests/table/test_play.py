@@ -44,6 +44,11 @@ async def wait_for_my_turn(m: TableManager, clock) -> None:  # type: ignore[no-u
         priv = m.private_snapshot(CHAT.key, ME.user_id)
         if priv is not None and priv.role == "turn":
             return
+        table = m.tables.get(CHAT.key)
+        if table is None or table.status is not TableStatus.PLAYING:
+            # The hand is over: advancing the clock further would let the finished table
+            # close, and whether that happens depends on how the AI seats played.
+            raise AssertionError("the table is no longer playing")
         if priv is not None and priv.role == "pre_play":
             await m.handle(Ready(chat=CHAT, actor=ME))
             continue
