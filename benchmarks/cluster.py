@@ -149,6 +149,17 @@ async def _form(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[s
 
 
 # -- the workers ---------------------------------------------------------------------------
+def distinct_ports(n: int, taken: set[int]) -> list[int]:
+    """``n`` free loopback ports, none twice and none in ``taken`` (each is free when
+    drawn, but a port closed again may be drawn again)."""
+    out: list[int] = []
+    while len(out) < n:
+        port = free_port()
+        if port not in taken and port not in out:
+            out.append(port)
+    return out
+
+
 @dataclass
 class Workers:
     url: str
@@ -162,8 +173,8 @@ class Workers:
     down: set[int] = field(default_factory=set)
 
     def start_all(self) -> None:
-        self.ports = [free_port() for _ in range(self.count)]
-        self.health = [free_port() for _ in range(self.count)]
+        ports = distinct_ports(2 * self.count, {self.api_port})
+        self.ports, self.health = ports[: self.count], ports[self.count :]
         self.procs = [None] * self.count
         for i in range(self.count):
             self.start(i)
@@ -198,7 +209,7 @@ class Workers:
         while time.monotonic() < end:
             with contextlib.suppress(aiohttp.ClientError):
                 async with http.get(f"http://127.0.0.1:{self.health[i]}/health") as r:
-                    if r.status == 200:
+                    if r.status == 200 and (await r.json()).get("worker") == f"w{i}":
                         return
             proc = self.procs[i]
             if proc is not None and proc.poll() is not None:
@@ -451,6 +462,7 @@ async def drive(
 async def print_profiles(pool: Workers, http: aiohttp.ClientSession) -> None:
     """Where each worker's command time went (its health endpoint's ``command_ms``)."""
     for i in range(pool.count):
+        facts: dict[str, Any] = {}
         with contextlib.suppress(aiohttp.ClientError):
             async with http.get(f"http://127.0.0.1:{pool.health[i]}/health") as r:
                 facts = await r.json()

@@ -59,7 +59,7 @@ DEFAULT_WORK = 8_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
 MAX_DEALS = 64
-DEFAULT_SECONDS = 1.4
+DEFAULT_SECONDS = 1.2
 MAX_CANDIDATES = 4
 DEFAULT_MARGIN = 0.03  # mean score per deal an alternative must gain over normal's …
 DEFAULT_Z = 2.0  # … and this many standard errors of the paired differences …
@@ -162,17 +162,35 @@ class ExpertPolicy:
         caps = pass_caps(view)
         deals = self.deals(sum(sizes), len(cands))
         scores: list[list[float]] = [[] for _ in cands]
-        start = time.perf_counter()
+        deadline = time.perf_counter() + self.max_seconds
         for d in range(deals):
             deal_rng = random.Random(seed + d)
             state = public._replace(hands=deal(view, sizes, caps, deal_rng))
-            for i, cand in enumerate(cands):
-                scores[i].append(self._playout(state, view.seat, cand, deal_rng.getrandbits(32)))
+            row = self._deal_scores(state, view.seat, cands, deal_rng, deadline)
+            if row is None:
+                break  # the safety net: decide from the deals finished so far
+            for i, x in enumerate(row):
+                scores[i].append(x)
             if (d + 1) % MIN_DEALS == 0 and not self.contested(scores, z):
                 break  # no alternative can still beat normal's choice: stop early
-            if time.perf_counter() - start > self.max_seconds:
-                break  # the safety net: decide from the deals finished so far
         return scores
+
+    def _deal_scores(
+        self,
+        state: HandState,
+        seat: int,
+        cands: Sequence[Action | None],
+        rng: random.Random,
+        deadline: float,
+    ) -> list[float] | None:
+        """Every candidate's playout on one deal; None once past the deadline (a deal
+        half played out is dropped: the candidates are compared on the same deals only)."""
+        row: list[float] = []
+        for cand in cands:
+            row.append(self._playout(state, seat, cand, rng.getrandbits(32)))
+            if time.perf_counter() > deadline:
+                return None
+        return row
 
     def deals(self, cards: int, cands: int) -> int:
         """Deals for a decision with ``cards`` in the hands and ``cands`` candidates."""
@@ -188,6 +206,8 @@ class ExpertPolicy:
     def pick(self, scores: Sequence[Sequence[float]], z: float | None = None) -> int:
         """Normal's choice (index 0) unless another did clearly better on the same deals."""
         n = len(scores[0])
+        if not n:
+            return 0  # no deal finished in time: normal's choice
         means = [sum(s) / n for s in scores]
         best = max(range(len(scores)), key=lambda i: (means[i], -i))
         if best == 0:

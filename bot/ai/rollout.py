@@ -16,9 +16,10 @@ that a playout plays the way the table's ``normal`` seats do:
   could go out on;
 - **answer**: never over a teammate; against an opponent the cheapest answer (a whole
   set, a split set, 贴钱 with 2s, 2s alone, jokers only where a ``normal`` seat would
-  fire them), taken when its cost is within the limit: 20 for an ordinary play, 26 for
-  the opposite's 够级牌, 40 against a seat about to go out or when the answer nearly
-  ends the hand.
+  fire them), taken when its cost is within normal's limit (``NormalWeights``: 10 early
+  in the hand and 16 late for an ordinary play, ± 4 as the other opponents passed or are
+  still to come; 26 for the opposite's 够级牌; 40 against a seat about to go out or
+  burning, or when the answer nearly ends the hand).
 """
 
 from __future__ import annotations
@@ -34,19 +35,21 @@ from ..engine.movegen import gen_answers
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
 from ..engine.rules import Rules
 from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
+from .normal import DEFAULT_NORMAL
 
 MAX_STEPS = 4000
-NEAR_OUT = 4
-LATE = 8  # a hand this short plays its 2s as high cards
-ANSWER_PLAIN = 20.0
-ANSWER_GOUJI = 26.0
-ANSWER_URGENT = 40.0
-TAKES_TRICK = 4.0  # the other two opponents passed: the answer likely wins the trick
-SPEND_GOUJI = 3.0
-HOARD_JOKER = 8.0
-KEEP_LAST = 35.0
-BLOCK = 8.0
-FEED = 6.0
+# normal's own weights, so that playouts follow its tuning
+W = DEFAULT_NORMAL
+NEAR_OUT = W.near_out
+LATE = W.late  # a hand this short plays its 2s as high cards
+ANSWER_GOUJI = W.answer_gouji
+ANSWER_URGENT = W.urgent
+TAKES_TRICK = W.takes_trick  # the other two opponents passed: the answer likely wins
+SPEND_GOUJI = W.gouji_set
+HOARD_JOKER = W.hoard_joker
+KEEP_LAST = W.last_big
+BLOCK = W.block
+FEED = W.feed
 _PASS = Action(ActionKind.PASS)
 
 
@@ -63,9 +66,10 @@ Units = tuple[float, float, float]
 def _unit_costs(hand: Sequence[int]) -> Units:
     """(2, small joker, big joker) costs for this hand, as ``normal`` prices them."""
     jok = hand[I_SMALL] + hand[I_BIG]
-    if jok + hand[I_TWO] * 0.5 >= _groups(hand) - 1:
-        return 4.0, 9.0 * 0.4, 12.0 * 0.4  # they outnumber the groups: just the way out
-    return (4.0 if sum(hand) <= LATE else 5.0), 9.0, 12.0
+    if jok + hand[I_TWO] * W.two_share >= _groups(hand) - 1:
+        # They outnumber the groups: just the way out.
+        return W.two_late, W.small * W.abundant_scale, W.big * W.abundant_scale
+    return (W.two_late if sum(hand) <= LATE else W.two), W.small, W.big
 
 
 def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None) -> float:
@@ -107,7 +111,7 @@ def _answer_cost(p: Play, hand: Sequence[int], rules: Rules, units: Units, flags
         return c
     if 0 < p.base < TWOS_BASE and not p.jokers and is_gouji(Play(p.base, p.n, p.twos), rules):
         c += SPEND_GOUJI  # a whole 够级-sized set thrown at an ordinary play
-    if p.base == JOKERS_BASE and not flags & 2 and units[1] == 9.0:
+    if p.base == JOKERS_BASE and not flags & 2 and units[1] == W.small:
         c += HOARD_JOKER  # a lone joker fired at an ordinary play
     return c
 
@@ -140,17 +144,22 @@ def _joker_answers(hand: Sequence[int], top: Play, rules: Rules) -> list[Play]:
 
 
 def _limit(state: HandState, seat: int, duel: bool, urgent: bool) -> float:
+    """normal's limit: 打后半场 — early only cheap answers, late any sound one."""
     if urgent:
         return ANSWER_URGENT
     if duel:
         return ANSWER_GOUJI
+    late = sum(state.hands[seat - 1]) <= W.stage
+    limit = W.answer_plain if late else W.answer_early
     marks = state.trick_marks
     if all(
         marks[s - 1] is Mark.PASS or state.status[s - 1] is not SeatStatus.PLAYING
         for s in (down(seat), up(seat))
     ):
-        return ANSWER_PLAIN + TAKES_TRICK
-    return ANSWER_PLAIN
+        return limit + TAKES_TRICK
+    if state.top_seat == up(seat):
+        return limit - W.upstream  # both other opponents still to come
+    return limit
 
 
 def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
@@ -160,7 +169,7 @@ def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
     rules = state.rules
     units = _unit_costs(hand)
     duel = state.top_gouji and (top_seat == opp(seat) or state.headless(seat))
-    urgent = 0 < sum(state.hands[top_seat - 1]) <= NEAR_OUT
+    urgent = 0 < sum(state.hands[top_seat - 1]) <= NEAR_OUT or state.burner == top_seat
     flags = duel | (urgent << 1)
     plays = _plain_answers(hand, top, rules) if not top.jokers and top.base else []
     best = min(plays, key=lambda p: _answer_cost(p, hand, rules, units, flags), default=None)

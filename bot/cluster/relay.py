@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 # Send one message; returns what to keep of the answer (e.g. the new message's id).
 Deliver = Callable[[OutboxMessage], Awaitable[dict[str, Any]]]
+# A message handed to the adapters: its receipt and what to keep of the answer.
+Handed = tuple[OutboxMessage, Receipt, dict[str, Any]]
+Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages that are out
 
 
 class OutboxRelay:
@@ -70,10 +73,13 @@ class OutboxRelay:
 
     async def _pump_chat(self, chat_key: str) -> int:
         sent = 0
-        clock = self.timings
+        settled: Settled = []  # out, to be marked in the next commit
         while True:
             mark = time.perf_counter()
             async with self.store.transaction() as tx:
+                # The batch just settled is marked in the commit that takes the next one.
+                await tx.mark_sent_many(settled, self.now())
+                sent, settled = sent + len(settled), []
                 # Taking (or renewing) the lease proves it is still ours; the attempts are
                 # noted in the same commit, before anything goes out.
                 held = await tx.holds_lease(chat_key, self.holder, self.now())
@@ -84,37 +90,45 @@ class OutboxRelay:
                 waiting = await tx.unsent(chat_key, self.batch)
                 if waiting:
                     await tx.mark_sending_many([m.id for m in waiting])
-            clock.add("outbox_claim", time.perf_counter() - mark)
+                elif chat_key not in self._again:
+                    await tx.release_lease(chat_key, self.holder)  # nothing left: done
+            self.timings.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
                 if chat_key in self._again:
                     self._again.discard(chat_key)
                     continue
-                break
-            with clock.phase("outbox_hand_over"):
+                return sent
+            with self.timings.phase("outbox_hand_over"):
                 handed = [await self._hand_over(m, takeover=not held) for m in waiting]
-            while handed:
-                with clock.phase("outbox_platform_wait"):
-                    if not await self._settled(chat_key, handed[0][1]):
-                        return sent  # the lease is gone: the new holder sends it again
-                # This one is out, and so is every next one whose calls have returned
-                # too (one coalesced edit settles many): marked in one commit.
-                done = 1
-                while done < len(handed) and handed[done][1].done:
-                    done += 1
-                with clock.phase("outbox_mark_sent"):
-                    async with self.store.transaction() as tx:
-                        await tx.mark_sent_many(
-                            [(m.id, r) for m, _, r in handed[:done]], self.now()
-                        )
-                sent += done
-                handed = handed[done:]
-        async with self.store.transaction() as tx:
-            await tx.release_lease(chat_key, self.holder)
-        return sent
+            marked, left = await self._deliveries(chat_key, handed)
+            if left is None:
+                return sent + marked  # the lease is gone: the new holder sends the rest
+            sent, settled = sent + marked, left
 
-    async def _hand_over(
-        self, message: OutboxMessage, takeover: bool
-    ) -> tuple[OutboxMessage, Receipt, dict[str, Any]]:
+    async def _deliveries(self, chat_key: str, handed: list[Handed]) -> tuple[int, Settled | None]:
+        """Wait for each handed message's platform calls, in order, and mark each as sent
+        as soon as they returned — with every next one already out too (one coalesced
+        edit settles many), in one commit. The last of the batch is returned instead, for
+        the next claim's commit. Returns (marked, left to mark); None if the lease was
+        lost."""
+        marked = 0
+        while handed:
+            with self.timings.phase("outbox_platform_wait"):
+                if not await self._settled(chat_key, handed[0][1]):
+                    return marked, None
+            done = 1
+            while done < len(handed) and handed[done][1].done:
+                done += 1
+            out, handed = [(m.id, r) for m, _, r in handed[:done]], handed[done:]
+            if not handed:
+                return marked, out
+            with self.timings.phase("outbox_mark_sent"):
+                async with self.store.transaction() as tx:
+                    await tx.mark_sent_many(out, self.now())
+            marked += done
+        return marked, []
+
+    async def _hand_over(self, message: OutboxMessage, takeover: bool) -> Handed:
         with collecting(Receipt(takeover)) as receipt:
             result = await self.deliver(message)
         return message, receipt, result

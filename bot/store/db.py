@@ -487,6 +487,8 @@ class StoreTx:
 
     async def mark_sent_many(self, sent: Sequence[tuple[int, dict[str, Any]]], now: float) -> None:
         """``mark_sent`` for messages whose calls returned together, in one statement."""
+        if not sent:
+            return
         await self.tx.executemany(
             "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
             "WHERE id = ? AND state <> 'sent'",

@@ -19,12 +19,14 @@ from bot.engine.views import SeatView, seat_view
 
 from .helpers import play, table
 
+SLOW = 600.0  # the clock's safety net out of the way: these tests count work, not time
+
 
 def _mid_hand(seed: int = 4):  # type: ignore[no-untyped-def]
     """A dealt dagang hand a few plays in, with a choice to make for the seat to act."""
     rules = make_rules("dagang")
     state, _ = new_hand(rules, seed)
-    expert = ExpertPolicy(rules)
+    expert = ExpertPolicy(rules, max_seconds=SLOW)
     normal = expert.normal
     from bot.engine import apply
 
@@ -57,7 +59,7 @@ def test_determinized_deals_respect_what_the_seat_knows() -> None:
     seat = state.to_act
     assert seat is not None
     view = seat_view(state, seat)
-    expert = ExpertPolicy(state.rules)
+    expert = ExpertPolicy(state.rules, max_seconds=SLOW)
     dealt = expert.determinize(view, masked_state(state, seat), random.Random(3))
     assert dealt.hands[seat - 1] == state.hands[seat - 1]
     unseen = Seen.of(view).outstanding
@@ -91,7 +93,7 @@ def test_same_seed_same_decision_and_independent_of_the_hidden_hands() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, work=1500)
+    expert = ExpertPolicy(state.rules, work=1500, max_seconds=SLOW)
     first = decide(state, seat, expert, random.Random(9))
     assert first == decide(state, seat, expert, random.Random(9))
     assert first in options(state, seat)
@@ -115,7 +117,7 @@ def test_the_search_gets_only_the_masked_table(monkeypatch: pytest.MonkeyPatch) 
         return inner(self, view, public, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ExpertPolicy, "evaluate", spy)
-    expert = ExpertPolicy(state.rules, work=500)
+    expert = ExpertPolicy(state.rules, work=500, max_seconds=SLOW)
     decide(state, seat, expert, random.Random(9))
     assert seen, "the state searched"
     for public in seen:
@@ -138,7 +140,9 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
         return real(s, rng)
 
     monkeypatch.setattr(expert_module, "rollout", counted)
-    expert = ExpertPolicy(state.rules, work=3000, margin=-10.0)  # always contested: no early stop
+    expert = ExpertPolicy(
+        state.rules, work=3000, margin=-10.0, max_seconds=SLOW
+    )  # always contested: no early stop
     legal = options(state, seat)
     cands = expert.candidates(view, legal, expert.normal.choose(view, legal, random.Random(0)))
     assert len(cands) >= 2
@@ -150,16 +154,18 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
     assert len(calls) == deals * len(cands)
     # Once no alternative may beat normal's choice by the margin, the search stops early.
     calls.clear()
-    settled = ExpertPolicy(state.rules, work=30_000, margin=10.0)
+    settled = ExpertPolicy(state.rules, work=30_000, margin=10.0, max_seconds=SLOW)
     assert settled.deals(cards, len(cands)) > MIN_DEALS
     scores = settled.evaluate(view, masked_state(state, seat), cands, 5)
     assert [len(s) for s in scores] == [MIN_DEALS] * len(cands)
-    # The clock is only a safety net: past it, the search stops after the current deal.
+    # The clock is only a safety net: past it, the search stops after the current playout
+    # and drops the unfinished deal; with no deal finished, normal's choice stands.
     calls.clear()
     hurried = ExpertPolicy(state.rules, work=3000, margin=-10.0, max_seconds=0.0)
     scores = hurried.evaluate(view, masked_state(state, seat), cands, 5)
-    assert [len(s) for s in scores] == [1] * len(cands)
-    assert len(calls) == len(cands)
+    assert scores == [[]] * len(cands)
+    assert len(calls) == 1
+    assert hurried.pick(scores) == 0
 
 
 def test_search_leads_the_sure_winner_first_where_normal_leads_its_loser() -> None:
@@ -171,7 +177,7 @@ def test_search_leads_the_sure_winner_first_where_normal_leads_its_loser() -> No
     state, _ = from_hands(rules, hands, 1)
     played = tuple(d - sum(h[i] for h in hands) for i, d in enumerate(deck_of(rules)))
     state = state._replace(played=played, started=True)
-    choice = decide(state, 1, ExpertPolicy(rules), random.Random(1))
+    choice = decide(state, 1, ExpertPolicy(rules, max_seconds=SLOW), random.Random(1))
     assert choice is not None and fmt(choice.cards or EMPTY) == "AAAA"
     normal = NormalPolicy(rules)
     after = play_hand(apply(state, 1, choice)[0], [normal] * 6, random.Random(1)).state
@@ -182,7 +188,7 @@ def test_search_finds_the_finishing_line_normal_would_not_force() -> None:
     # Seat 1 leads with 2 cards left in two plays: either order finishes unless answered.
     state = table(["5B", "66", "77", "88", "99", "TT"])
     state = state._replace(started=True)
-    expert = ExpertPolicy(state.rules, work=400)
+    expert = ExpertPolicy(state.rules, work=400, max_seconds=SLOW)
     choice = decide(state, 1, expert, random.Random(1))
     assert choice is not None and choice.kind is ActionKind.PLAY
     assert fmt(choice.cards or EMPTY) in ("5B", "5")
@@ -191,7 +197,7 @@ def test_search_finds_the_finishing_line_normal_would_not_force() -> None:
 def test_candidates_include_pass_and_the_cheapest_answers() -> None:
     state = play(table(["55KK", "6699AA2S", "99AA", "4", "6", "7"]), 1, "55")
     view = seat_view(state, 2)
-    expert = ExpertPolicy(state.rules)
+    expert = ExpertPolicy(state.rules, max_seconds=SLOW)
     legal = options(state, 2)
     base = expert.normal.choose(view, legal, random.Random(0))
     cands = expert.candidates(view, legal, base)
@@ -208,7 +214,7 @@ def test_decide_async_keeps_the_event_loop_free() -> None:
     state = _mid_hand()
     seat = state.to_act
     assert seat is not None
-    expert = ExpertPolicy(state.rules, work=3000)
+    expert = ExpertPolicy(state.rules, work=3000, max_seconds=SLOW)
 
     async def run() -> tuple[object, int]:
         ticks = 0
