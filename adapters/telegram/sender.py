@@ -264,16 +264,19 @@ class Sender:
             log.warning("chat %s: %s: %s", lane.chat_id, type(err).__name__, err.message)
         except Exception:
             log.exception("chat %s: send job failed", lane.chat_id)
+        if settled:
+            # Out: the outbox may mark it sent now. Before the budget's memory is written
+            # (a database write with several workers): a worker killed in between would
+            # otherwise leave a message that is out marked unsent, and it would go twice.
+            _settle(job)
+            for ack in taken:
+                ack()
         if made and lane.limited:
             # Counted now that the call has been made (a refused call counts too:
             # it may have reached Telegram's counter).
             await self.budget.spend(lane.chat_id)
             if isinstance(source, _Slot):
                 lane.slot_sent.append(self.clock.now())
-        if settled:  # after the budget stored the call: the next sender counts it
-            _settle(job)
-            for ack in taken:
-                ack()
 
     def _flooded(
         self,

@@ -201,3 +201,29 @@ def test_answers_a_burning_opponent_to_release_the_burn() -> None:
     calm = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, stop_burn=False))
     choice = decide(state, 5, calm, random.Random(1))
     assert choice is not None and choice.kind is ActionKind.PASS
+
+
+# -- hooks that are off by default (they measured no gain) but work when weighted -----------
+def test_caught_weight_keeps_a_strong_play_for_before_the_threes() -> None:
+    from dataclasses import replace
+
+    from bot.ai.normal import DEFAULT_NORMAL
+
+    # 比赛 (憋三): answering 99 with QQ would leave a lone T before the 3s (likely 闷).
+    state = play(table(["99" + FILL, "3TQQ", FILL, FILL, FILL, FILL], preset="match"), 1, "99")
+    assert _cards(normal_choice(state, 2)) == "QQ"
+    wary = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, caught=15.0))
+    choice = decide(state, 2, wary, random.Random(1))
+    assert choice is not None and choice.kind is not ActionKind.PLAY
+
+
+def test_open_lead_weight_leads_a_set_that_opens_the_point() -> None:
+    from dataclasses import replace
+
+    from bot.ai.normal import DEFAULT_NORMAL
+
+    state = table(["355QQQ", FILL, FILL, FILL, FILL, FILL], preset="qingdao")
+    state = state._replace(started=True)
+    assert _cards(normal_choice(state, 1)) == "55"
+    opener = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, open_lead=10.0))
+    assert _cards(decide(state, 1, opener, random.Random(1))) == "QQQ"
