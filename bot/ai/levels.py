@@ -13,6 +13,7 @@ branch to ``policy_for``, and a pairing to ``benchmarks/ai.py``.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal, get_args
 
 from ..engine.rules import Rules
 from .base import Policy
@@ -26,7 +27,9 @@ class Level(StrEnum):
     EXPERT = "expert"
 
 
-LEVELS: tuple[str, ...] = tuple(level.value for level in Level)
+# The level names as a type, for settings that store one (``GroupSettings.ai_level``).
+LevelName = Literal["easy", "normal", "expert"]
+LEVELS: tuple[LevelName, ...] = get_args(LevelName)
 DEFAULT_LEVEL = Level.NORMAL
 
 

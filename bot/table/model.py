@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from ..ai.levels import LevelName
 from ..engine.errors import GoujiError
 from ..engine.rules import PresetName, Rules, make_rules, upgrade_overrides
 from ..i18n.catalogue import Lang
@@ -79,7 +80,7 @@ class GroupSettings:
     target_score: int = 0  # 0 = no target score
     lang: Lang = "zh"
     ai_fill: bool = True
-    ai_level: str = "normal"  # bot.ai.LEVELS: how the AI seats of this group play
+    ai_level: LevelName = "normal"  # how the AI seats of this group play
 
     def rules(self) -> Rules:
         return make_rules(self.preset, dict(self.overrides))

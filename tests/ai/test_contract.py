@@ -167,3 +167,9 @@ def test_revolted_seat_is_never_asked_again() -> None:
     state = act(state, 2, ActionKind.REVOLT)
     assert state.status[1] is SeatStatus.REVOLTED
     assert decide(state, 2, RandomPolicy(optional_rate=1.0), random.Random(0)) is None
+
+
+def test_the_level_names_type_lists_every_level() -> None:
+    from bot.ai.levels import LEVELS, Level
+
+    assert tuple(level.value for level in Level) == LEVELS
