@@ -18,7 +18,7 @@ from adapters.discord.custom_ids import (
 from adapters.discord.menus import PAGE, cards_text, play_text
 from adapters.discord.views import Pick, action_from, pick_from, private_view
 from bot.ai import Role
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import parse as cards
 from bot.engine.game import new_hand
 from bot.engine.movegen import gen_answers, gen_leads
@@ -228,3 +228,16 @@ def test_bad_action_ops(op: str) -> None:
 )
 def test_bad_menu_picks(op: str, value: str) -> None:
     assert pick_from(op, value) is None
+
+
+def test_chongdian_and_hui_buttons_stand_for_their_actions() -> None:
+    legal = [Action.chongdian(), *(Action.hui(r) for r in HuiRanks)]
+    view = private_view(snapshot(legal, "pre_play"), REF, Pick(), True)
+    items = view.children
+    labels = {i.custom_id.rsplit(":", 1)[1]: str(getattr(i.item, "label", "")) for i in items}
+    wanted = {"chong": Action.chongdian(), **{f"hui{r.value}": Action.hui(r) for r in HuiRanks}}
+    assert set(wanted) <= set(labels)
+    for op, action in wanted.items():
+        assert action_from(op) == action
+    shown = [labels[op] for op in wanted]
+    assert all(shown) and len(set(shown)) == len(shown), shown
