@@ -29,10 +29,11 @@ from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, parse
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, is_pure_gouji, opens_point
 from ..engine.rules import Rules
 from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
+from . import chong
 from .hand import (
     RANK_SLOTS,
     jokers,
@@ -110,11 +111,14 @@ class NormalPolicy:
         if returns:
             return pick_return(view.hand, returns, rules)
         revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
-        if revolt is not None and self._wants_revolt(view, rules):
+        if revolt is not None and self._wants_revolt(view, rules, rng):
             return revolt
         declare = next((a for a in legal if a.kind is ActionKind.DECLARE_POINT and not a.pre), None)
         if declare is not None and self._wants_declare(view):
             return declare
+        chongdian = next((a for a in legal if a.kind is ActionKind.CHONGDIAN), None)
+        if chongdian is not None and chong.wants_chongdian(view, rng):
+            return chongdian
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
         plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
         if view.public.to_act == view.seat and (plays or can_pass):
@@ -207,6 +211,9 @@ class NormalPolicy:
         if finish:
             return min(finish, key=lambda c: self.cost(c[1], hand, rules))[0]
         if not can_pass:
+            if view.public.seats[view.seat - 1].status is SeatStatus.REVOLTED and plays:
+                # 冲点: the hand is dead afterwards; lead what is hardest to beat.
+                return max(plays, key=lambda c: chong.hardness(c[1]))[0]
             return self._lead(view, plays, rules)
         return self._answer(view, plays, rang, rules)
 
@@ -302,6 +309,8 @@ class NormalPolicy:
             return passing  # never take a trick from a teammate unless it ends our hand
         hand = view.hand
         w = self.w
+        if pub.seats[top - 1].status is SeatStatus.REVOLTED:
+            return self._answer_chong(plays, hand, rules)
         duel = pub.top_gouji and (top == opp(me) or pub.seats[me - 1].headless)
         # A burner runs out unless its opposite beats one of its plays (解烧): stop it.
         urgent = self._near_out(view, top) or (w.stop_burn and pub.seats[top - 1].burning)
@@ -330,6 +339,17 @@ class NormalPolicy:
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
+
+    def _answer_chong(self, plays: list[Choice], hand: Sequence[int], rules: Rules) -> Action:
+        """冲点: a pure answer opens our point and sheds cards; beating all three of the
+        revolter's plays sends it to 大落, so a dear answer is worth it here too."""
+        pure = [c for c in plays if is_pure_gouji(c[1])]
+        if pure:
+            return min(pure, key=lambda c: self.cost(c[1], hand, rules))[0]
+        best = min(plays, key=lambda c: self.cost(c[1], hand, rules))
+        if self.cost(best[1], hand, rules) <= self.w.urgent:
+            return best[0]
+        return Action(ActionKind.PASS)
 
     def _limit(
         self, view: SeatView, duel: bool, urgent: bool, rest: Sequence[int], rules: Rules
@@ -398,14 +418,17 @@ class NormalPolicy:
         return min(ok, key=lambda c: self.cost(c[1], hand, rules))[0]
 
     # -- before play ------------------------------------------------------------------
-    def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
+    def _wants_revolt(self, view: SeatView, rules: Rules, rng: random.Random) -> bool:
         if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
             return False  # a second revolt voids the hand
         hand = view.hand
         if hand[I_TWO] or jokers(hand):
             return False
         gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
-        return gouji <= self.w.revolt_max_gouji
+        if gouji <= self.w.revolt_max_gouji:
+            return True
+        # Strong 够级 sets and no 2s or jokers: revolt only to 冲点 with them.
+        return rules.chongdian and rules.dadian and chong.wants_chongdian(view, rng)
 
     def _wants_declare(self, view: SeatView) -> bool:
         """明点: the opposite opens only if a pure 够级 set of its lives, and we answer it."""
