@@ -105,6 +105,11 @@ _STEPS: tuple[str, ...] = (
         PRIMARY KEY (table_key, name)
     );
     """,
+    # 4: a fencing token per chat lease: one up each time the lease changes hands (or
+    # lapses), so a message is marked sent only by the sender that holds it now
+    """
+    ALTER TABLE chat_leases ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SQLITE: tuple[str, ...] = tuple(step.format(**_SQLITE_TYPES) for step in _STEPS)
