@@ -294,15 +294,9 @@ class SharedTableManager(TableManager):
         if t is before and not result.finished and not result.outs and not force:
             return False
         self.keep(key, before, t)
+        # One statement on PostgreSQL: the table, its actions and hands, its deadline row
+        # and the messages it causes (keyed by the new version: written once per version).
         version = await tx.write(self._table_write(t, result, settings))
-        await tx.set_deadline(key, *self._due_of(t))
-        if result.outs:
-            # The key makes a message's identity: a step is written once per version.
-            messages = [
-                (f"{key}#{version}.{i}", type(out).__name__, out_to_json(out))
-                for i, out in enumerate(result.outs)
-            ]
-            await tx.enqueue_many(key, messages, self.clock.now())
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
@@ -310,7 +304,8 @@ class SharedTableManager(TableManager):
 
     def _table_write(self, t: Table, result: Step, settings: GroupSettings | None) -> TableWrite:
         """What the store must hold after this step: the record with its runtime, the
-        actions it has not got yet (all of a new deal), finished hands, new settings."""
+        actions it has not got yet (all of a new deal), finished hands, new settings, the
+        deadline row and the step's messages."""
         deal, saved = self.saved_log(t.key)
         new_deal = deal != t.deal_no
         start = 0 if new_deal else saved
@@ -329,6 +324,9 @@ class SharedTableManager(TableManager):
             hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
             settings=None if settings is None else (group, settings.to_json()),
             notify=True,
+            deadline=self._due_of(t),
+            messages=tuple((type(out).__name__, out_to_json(out)) for out in result.outs),
+            queued=self.clock.now(),
         )
 
     def _committed(self, key: str) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backend import Backend, Dialect, Tx
+from .backend import Backend, Dialect, Row, Tx
 
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
@@ -84,6 +84,13 @@ class TableWrite:
     hands: tuple[HandWrite, ...] = ()
     settings: tuple[str, dict[str, Any]] | None = None  # (group_key, settings)
     notify: bool = False  # tell the other workers the table's new version at the commit
+    # The table's one deadline row after the step: (kind, due), due None for none; None
+    # leaves the row as it is (one process keeps its timers in memory).
+    deadline: tuple[str, float | None] | None = None
+    # What the step causes to be sent, (kind, payload) in order, queued in the outbox of
+    # the table's chat under ``outbox_key(table, new version, i)``, at ``queued``.
+    messages: tuple[tuple[str, dict[str, Any]], ...] = ()
+    queued: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +119,29 @@ class OutboxMessage:
     state: str
 
 
+def outbox_key(table_key: str, version: int, index: int) -> str:
+    """A message's identity: the ``index``-th output of the step that wrote ``version``
+    (a step is written once per version, so a repeated step does not queue twice)."""
+    return f"{table_key}#{version}.{index}"
+
+
 def _loads(raw: str) -> Any:
     return json.loads(raw)
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _points_of(w: TableWrite) -> list[str]:
+    """The fault points a step passes, in order (the crash tests kill a process at each)."""
+    points = ["settings"] if w.settings is not None else []
+    if w.drop_all_actions or w.drop_actions_before is not None:
+        points.append("drop_actions")
+    points.append("table")
+    if w.new_actions:
+        points.append("actions")
+    return points + ["hand"] * len(w.hands)
 
 
 class StoreTx:
@@ -148,9 +172,21 @@ class StoreTx:
 
     # -- tables and their action logs ---------------------------------------------------
     async def write(self, w: TableWrite) -> int:
-        """One step of a table: settings, log housekeeping, the table row, new actions and
-        finished hands with their stats — all in this transaction. Returns the row's new
-        version."""
+        """One step of a table: settings, log housekeeping, the table row, new actions,
+        finished hands with their stats, its deadline row and its messages — all in this
+        transaction. Returns the row's new version.
+
+        PostgreSQL does it in one statement (``gouji_write_step``, migration 4): one round
+        trip instead of one per part; the fault points then all come after it, still
+        inside the transaction. SQLite, with no round trips, runs the parts one by one."""
+        if self.tx.dialect is Dialect.POSTGRES:
+            version = await self._write_at_once(w)
+            for point in _points_of(w):
+                self.fault(point)
+            return version
+        return await self._write_each(w)
+
+    async def _write_each(self, w: TableWrite) -> int:
         if w.settings is not None:
             await self.save_settings(*w.settings)
             self.fault("settings")
@@ -168,7 +204,57 @@ class StoreTx:
         for hand in w.hands:
             await self.record_hand(hand.group_key, w.table_key, hand)
             self.fault("hand")
+        if w.deadline is not None:
+            await self.set_deadline(w.table_key, *w.deadline)
+        if w.messages:
+            await self.enqueue_many(
+                w.table_key,
+                [
+                    (outbox_key(w.table_key, version, i), kind, payload)
+                    for i, (kind, payload) in enumerate(w.messages)
+                ],
+                w.queued,
+            )
         return version
+
+    async def _write_at_once(self, w: TableWrite) -> int:
+        group, settings = w.settings if w.settings is not None else (None, None)
+        hands = [
+            {
+                "group": h.group_key,
+                "deal": h.deal_no,
+                "record": _dumps(h.record),
+                "players": [list(p) for p in h.players],
+            }
+            for h in w.hands
+        ]
+        kind, due = w.deadline if w.deadline is not None else ("", None)
+        row = await self.tx.fetchone(
+            "SELECT gouji_write_step(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "CAST(? AS JSONB), ?, ?, ?, ?, ?, ?)",
+            w.table_key,
+            _dumps(w.record),
+            w.live,
+            float(w.updated),
+            w.notify,
+            group,
+            None if settings is None else _dumps(settings),
+            w.drop_all_actions,
+            w.drop_actions_before,
+            [d for d, _, _, _ in w.new_actions],
+            [i for _, i, _, _ in w.new_actions],
+            [s for _, _, s, _ in w.new_actions],
+            [json.dumps(a) for _, _, _, a in w.new_actions],
+            _dumps(hands),
+            w.deadline is not None,
+            kind,
+            None if due is None else float(due),
+            [k for k, _ in w.messages],
+            [_dumps(p) for _, p in w.messages],
+            float(w.queued),
+        )
+        assert row is not None
+        return int(row[0])
 
     async def save_table(
         self,
@@ -225,17 +311,17 @@ class StoreTx:
     async def lock_table_and_settings(
         self, table_key: str, group_key: str
     ) -> tuple[StoredTable | None, dict[str, Any] | None]:
-        """``lock_table`` and ``load_settings`` in one round trip after the lock (a
-        command needs both; read after the lock, so both are as of its start)."""
-        await self.tx.lock_key(table_key)
-        row = await self.tx.fetchone(
-            "SELECT t.record, t.live, t.version, s.settings "
-            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
-            "LEFT JOIN tables t ON t.table_key = q.k "
-            "LEFT JOIN group_settings s ON s.group_key = q.g",
-            table_key,
-            group_key,
-        )
+        """``lock_table`` and ``load_settings`` (a command needs both; read after the
+        lock, so both are as of its start). PostgreSQL takes the lock and reads in one
+        round trip: a function whose read, a statement of its own, sees every commit made
+        before the lock was granted."""
+        if self.tx.dialect is Dialect.POSTGRES:
+            # The lock and the read in one round trip (``gouji_lock_table``, migration 4).
+            row = await self.tx.fetchone(
+                "SELECT * FROM gouji_lock_table(?, ?)", table_key, group_key
+            )
+        else:
+            row = await self._lock_and_read(table_key, group_key)
         assert row is not None
         table = (
             None
@@ -243,6 +329,17 @@ class StoreTx:
             else StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
         )
         return table, None if row[3] is None else _loads(row[3])
+
+    async def _lock_and_read(self, table_key: str, group_key: str) -> Row | None:
+        await self.tx.lock_key(table_key)
+        return await self.tx.fetchone(
+            "SELECT t.record, t.live, t.version, s.settings "
+            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
+            "LEFT JOIN tables t ON t.table_key = q.k "
+            "LEFT JOIN group_settings s ON s.group_key = q.g",
+            table_key,
+            group_key,
+        )
 
     async def try_lock_table(self, table_key: str) -> bool:
         """The lock of ``lock_table`` if free now; never waits (timers use it, so they never
