@@ -31,6 +31,7 @@ from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
 from . import receipts
+from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
@@ -69,9 +70,18 @@ class SharedTableManager(TableManager):
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
+        # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
+        # however much of it waits, commands keep theirs.
+        bookkeeping = store.background()
         self.relay = OutboxRelay(
-            store, self.worker, self._deliver, self.clock.now, lease_seconds, timings=self.timings
+            bookkeeping,
+            self.worker,
+            self._deliver,
+            self.clock.now,
+            lease_seconds,
+            timings=self.timings,
         )
+        self.meta = MetaWriter(bookkeeping, self.timings)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
@@ -146,10 +156,13 @@ class SharedTableManager(TableManager):
     async def set_meta(self, key: str, name: str, value: Json) -> None:
         """An adapter's value (a message id, the group budget's recent calls): a row of
         its own, committed without the table's lock and without a new table version, so
-        this bookkeeping never waits for a command nor makes the others reload."""
+        this bookkeeping never waits for a command nor makes the others reload — and in
+        batches on the bookkeeping's own connections (``MetaWriter``). A value this worker
+        already holds (its own, or heard from the others) is not written again."""
+        if key in self.tables and name in self.meta_of(key) and self.meta_of(key)[name] == value:
+            return
         with self.timings.phase("set_meta"):
-            async with self.shared.transaction() as tx:
-                await tx.set_table_meta(key, name, value)
+            await self.meta.write(key, name, value)
             if key in self.tables:
                 self.meta_of(key)[name] = value
 

@@ -9,6 +9,7 @@ the whole step or none of it.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backend import Backend, Dialect, Row, Tx
+from .backend import Backend, Dialect, Lane, Row, Tx
 
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
@@ -131,6 +132,14 @@ def _loads(raw: str) -> Any:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _meta_payload(table_key: str, name: str, value: Any) -> str:
+    """The NOTIFY that carries an adapter's value to the other workers."""
+    payload = _dumps([table_key, name, value])
+    if len(payload.encode()) > META_PAYLOAD_MAX:
+        payload = _dumps([table_key, name])  # listeners read it from the row
+    return payload
 
 
 def _points_of(w: TableWrite) -> list[str]:
@@ -369,10 +378,32 @@ class StoreTx:
             name,
             raw,
         )
-        payload = _dumps([table_key, name, value])
-        if len(payload.encode()) > META_PAYLOAD_MAX:
-            payload = _dumps([table_key, name])  # listeners read it from the row
-        await self.tx.notify(META_CHANNEL, payload)
+        await self.tx.notify(META_CHANNEL, _meta_payload(table_key, name, value))
+
+    async def set_table_meta_many(self, values: Sequence[tuple[str, str, Any]]) -> None:
+        """``set_table_meta`` for many (table key, name, value): one statement on
+        PostgreSQL (each value's NOTIFY in it), one per value on SQLite."""
+        rows = [
+            (key, name, _dumps(value), _meta_payload(key, name, value))
+            for key, name, value in values
+        ]
+        if not rows:
+            return
+        if self.tx.dialect is not Dialect.POSTGRES:
+            await self.tx.executemany(
+                "INSERT INTO table_meta (table_key, name, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value",
+                [row[:3] for row in rows],
+            )
+            return
+        await self.tx.execute(
+            "WITH v AS (SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+            "CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS v (k, n, value, told)), "
+            "w AS (INSERT INTO table_meta (table_key, name, value) SELECT k, n, value FROM v "
+            "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value) "
+            f"SELECT count(pg_notify('{META_CHANNEL}', told)) FROM v",
+            *([row[i] for row in rows] for i in range(4)),
+        )
 
     async def load_table_meta(self, table_key: str) -> dict[str, Any]:
         rows = await self.tx.fetch(
@@ -627,7 +658,24 @@ class Store:
             from .sqlite import SqliteBackend
 
             self.backend = SqliteBackend(self.target)
-        self.fault_hook: FaultHook | None = None
+        self.lane = Lane.COMMANDS
+        self._hook: list[FaultHook | None] = [None]  # one for this store and its lanes
+
+    @property
+    def fault_hook(self) -> FaultHook | None:
+        return self._hook[0]
+
+    @fault_hook.setter
+    def fault_hook(self, hook: FaultHook | None) -> None:
+        self._hook[0] = hook
+
+    def background(self) -> Store:
+        """This store for bookkeeping (the outbox relay, adapters' values): the same
+        database and back end, but on PostgreSQL through a pool of its own, so however
+        much of it waits, it never holds a connection a command needs."""
+        view = copy.copy(self)
+        view.lane = Lane.BACKGROUND
+        return view
 
     @property
     def dialect(self) -> Dialect:
@@ -674,7 +722,7 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
-        async with self.backend.transaction(readonly) as tx:
+        async with self.backend.transaction(readonly, self.lane) as tx:
             yield StoreTx(tx, self.fault_hook)
             if not readonly:
                 self._fault("commit")
