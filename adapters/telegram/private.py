@@ -129,8 +129,12 @@ class PrivateChat:
         )
         if reply.ok:
             self._played[(key, uid)] = press.version
-            await self._replace_keyboard(query, key, uid, press.tid)
+        # The answer first: it is the command's verdict, true from the commit on, and it
+        # needs no place in the bot-wide rate limiter (no chat) — the keyboard's edit
+        # does, and under load waiting for it held the player's spinner for seconds.
         await query.answer(reply_text(reply, lang))
+        if reply.ok:
+            await self._replace_keyboard(query, key, uid, press.tid)
 
     async def _stale(
         self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang
