@@ -20,7 +20,10 @@ production wakes itself with ``run()``; tests move a fake clock and call ``pump(
 With several workers (bot.cluster), a job queued while the outbox relay hands a message
 over carries the relay's acknowledgement (``bot.cluster.receipts``): it is called once
 the job's call has returned (or a later run of a coalesced edit went out), so the
-outbox marks the message sent only then. A relay that has just taken the chat over from
+outbox marks the message sent only then. Right before such a job's call the Sender asks
+whether the relay is still sure of its lease on the chat (``Ack.live``): if not, the
+call is not made and the acknowledgement is abandoned — whoever holds the chat now sends
+it (lease fencing, bot.cluster.relay). A relay that has just taken the chat over from
 another worker makes the budget recall the window the others stored.
 """
 
@@ -31,7 +34,6 @@ import contextlib
 import datetime as dtm
 import logging
 import math
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
@@ -95,10 +97,18 @@ def _settle(job: Job) -> None:
             ack()
 
 
+def _fence(acks: list[receipts.Ack]) -> list[receipts.Ack]:
+    """The acknowledgements whose call may still be made; the others — their relay is
+    no longer sure of its lease on the chat — are abandoned."""
+    live = [ack for ack in acks if ack.live()]
+    for ack in acks:
+        if ack not in live:
+            ack.abandon()
+    return live
+
+
 def _retry_seconds(err: RetryAfter) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the int/timedelta migration warning of PTB 22
-        value = err.retry_after
+    value = err.retry_after  # a timedelta (PTB_TIMEDELTA, adapters/telegram/__init__.py)
     if isinstance(value, dtm.timedelta):
         return value.total_seconds()
     return float(value)
@@ -254,6 +264,13 @@ class Sender:
         taken: list[receipts.Ack] = []
         if isinstance(source, _Slot):
             taken, source.acks = source.acks, []
+            if taken:
+                taken = _fence(taken)
+                if not taken:
+                    return  # touched only under leases now lost: their new holder edits
+        elif isinstance(job, _Acked) and not _fence(job.acks):
+            log.info("chat %s: lease not sure, a message is left to the next sender", lane.chat_id)
+            return
         made, settled = True, True
         try:
             made = await job()

@@ -1,4 +1,4 @@
-"""Delivery receipts: when is an outbox message out?
+"""Delivery receipts: when is an outbox message out, and may it still go out?
 
 The outbox relay hands a message to this worker's adapters; an adapter queues the
 platform calls it causes (Telegram's Sender paces them under the group budget). A row is
@@ -7,10 +7,17 @@ hand-off and the call leaves the row unsent, and another worker sends it.
 
 The relay opens a ``Receipt`` around the hand-off (a context variable, so an adapter's
 queue learns of it without a parameter through every layer); whatever the adapter
-queues inside asks ``expect()`` for an acknowledgement and calls it once its call has
-returned (sent, refused for good, or coalesced into a later edit that went out). An
-adapter that knows nothing of receipts acknowledges nothing, and the message counts as
-out at the hand-off, as before.
+queues inside asks ``expect()`` for an ``Ack`` and calls it once its call has returned
+(sent, refused for good, or coalesced into a later edit that went out).
+
+Fencing: a call may wait in an adapter's queue for a long time (the group budget), and
+meanwhile the relay's lease on the chat may run out and another worker take the chat
+over. So right before it makes the call, the adapter asks ``ack.live()`` — whether the
+relay is still sure of its lease (``Receipt.guard``) — and if not, ``ack.abandon()``s
+it instead of calling: the message stays unsent for whoever holds the chat now.
+
+An adapter that knows nothing of receipts acknowledges nothing, and the message counts
+as out at the hand-off.
 """
 
 from __future__ import annotations
@@ -20,34 +27,62 @@ import contextlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
-Ack = Callable[[], None]
+
+def _always() -> bool:
+    return True
+
+
+class Ack:
+    """One platform call an outbox message waits for."""
+
+    def __init__(self, future: asyncio.Future[bool], guard: Callable[[], bool]) -> None:
+        self._future = future
+        self._guard = guard
+
+    def __call__(self) -> None:
+        """The call returned (or will never be made again, e.g. refused for good)."""
+        if not self._future.done():
+            self._future.set_result(True)
+
+    def live(self) -> bool:
+        """Whether the call may still be made: the relay is sure it holds the chat."""
+        return not self._future.done() and self._guard()
+
+    def abandon(self) -> None:
+        """The call was not made (the lease is not sure any more): the message stays
+        unsent, for the chat's next sender."""
+        if not self._future.done():
+            self._future.set_result(False)
 
 
 class Receipt:
     """The platform calls one outbox message caused, and whether each has returned."""
 
-    def __init__(self, takeover: bool = False) -> None:
+    def __init__(self, takeover: bool = False, guard: Callable[[], bool] = _always) -> None:
         # True when this worker has just taken the chat over from another sender: a
         # budget kept in memory must be recalled from what the others stored.
         self.takeover = takeover
-        self._waiting: list[asyncio.Future[None]] = []
+        self.guard = guard
+        self._waiting: list[asyncio.Future[bool]] = []
 
     def expect(self) -> Ack:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
-
-        def ack() -> None:
-            if not future.done():
-                future.set_result(None)
-
-        return ack
+        return Ack(future, self.guard)
 
     @property
     def done(self) -> bool:
-        return all(f.done() for f in self._waiting)
+        """Every call returned (none abandoned)."""
+        return all(f.done() and f.result() for f in self._waiting)
+
+    @property
+    def abandoned(self) -> bool:
+        """Some call was given up without being made."""
+        return any(f.done() and not f.result() for f in self._waiting)
 
     async def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for every call; True when all have returned."""
+        """Wait up to ``timeout`` seconds for every call to return or be abandoned; True
+        when none is pending any more."""
         pending = [f for f in self._waiting if not f.done()]
         if not pending:
             return True

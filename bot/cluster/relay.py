@@ -10,6 +10,17 @@ unsent; once its lease runs out another worker sends it again. Edits render the 
 state, so sending one again is harmless; a new message is marked sent as soon as its
 own call returned, so only a death in the instant between the platform's answer and
 that commit sends it twice (Telegram has no idempotency key to ask it).
+
+Fencing. A lease is only as good as this worker's knowledge of it: a renewal that takes
+longer than the lease (a stalled connection, a paused process) would let another worker
+take the chat over while this one still sends. So the relay keeps the lease's expiry by
+its own monotonic clock, read *before* each acquire or renewal is sent (the database
+may have stamped it later, never earlier), less a safety margin; a platform call is
+made only while that local expiry lies ahead (``Receipt.guard``, asked by the adapter
+right before the call), and once a renewal fails or returns too late nothing more goes
+out. Marks are fenced by the lease's token in the ``UPDATE`` itself: a sender whose
+lease changed hands marks nothing. Wall clocks (the lease's ``until`` column) must agree
+between workers to within the margin.
 """
 
 from __future__ import annotations
@@ -18,9 +29,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..store import OutboxMessage, Store
+from ..store import OutboxMessage, Store, StoreTx
 from .receipts import Receipt, collecting
 from .timings import Timings
 
@@ -31,6 +43,22 @@ Deliver = Callable[[OutboxMessage], Awaitable[dict[str, Any]]]
 # A message handed to the adapters: its receipt and what to keep of the answer.
 Handed = tuple[OutboxMessage, Receipt, dict[str, Any]]
 Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages that are out
+
+
+@dataclass
+class Lease:
+    """This worker's hold on one chat, as far as it can be sure of it."""
+
+    token: int
+    sure_until: float  # monotonic: the expiry measured from before the call, less the margin
+    monotonic: Callable[[], float]
+
+    def live(self) -> bool:
+        return self.monotonic() < self.sure_until
+
+    def drop(self) -> None:
+        """Stop every call still queued under this lease."""
+        self.sure_until = -float("inf")
 
 
 class OutboxRelay:
@@ -44,6 +72,8 @@ class OutboxRelay:
         batch: int = 20,
         ack_timeout: float = 120.0,
         timings: Timings | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        margin: float | None = None,
     ) -> None:
         self.store = store
         self.holder = holder
@@ -54,6 +84,10 @@ class OutboxRelay:
         # Longer than any wait the group budget can impose on a call (its 60 s window).
         self.ack_timeout = ack_timeout
         self.timings = timings or Timings()
+        self.monotonic = monotonic
+        # Calls stop this long before the lease's local expiry (clock skew between
+        # workers, the time from the check to the request leaving).
+        self.margin = lease_seconds / 5 if margin is None else margin
         # The lease keeps other workers out; this keeps this worker's own loops (the pass
         # after a command, the background pass) from sending one chat's messages twice.
         self._busy: set[str] = set()
@@ -71,22 +105,40 @@ class OutboxRelay:
             self._busy.discard(chat_key)
             self._again.discard(chat_key)
 
+    async def _take(self, tx: StoreTx, chat_key: str, lease: Lease | None) -> Lease | None:
+        """Take or renew the chat's lease in ``tx``, its expiry counted from the clock
+        read before the call. Returns ``lease`` renewed, a new lease (none before, or
+        ours lapsed in between: others may have sent meanwhile), or None (another holder
+        has it)."""
+        asked = self.monotonic()
+        token = await tx.acquire_lease(chat_key, self.holder, self.now(), self.lease_seconds)
+        if token is None:
+            return None
+        sure_until = asked + self.lease_seconds - self.margin
+        if lease is None or token != lease.token:
+            return Lease(token, sure_until, self.monotonic)
+        lease.sure_until = sure_until
+        return lease
+
     async def _pump_chat(self, chat_key: str) -> int:
         sent = 0
         settled: Settled = []  # out, to be marked in the next commit
+        lease: Lease | None = None
         while True:
             mark = time.perf_counter()
             async with self.store.transaction() as tx:
-                # The batch just settled is marked in the commit that takes the next one.
-                await tx.mark_sent_many(settled, self.now())
-                sent, settled = sent + len(settled), []
-                # Taking (or renewing) the lease proves it is still ours; the attempts are
-                # noted in the same commit, before anything goes out.
-                held = await tx.holds_lease(chat_key, self.holder, self.now())
-                if not await tx.acquire_lease(
-                    chat_key, self.holder, self.now(), self.lease_seconds
-                ):
+                if lease is not None:
+                    # The batch just settled is marked in the commit that takes the next
+                    # one, only while the lease is still ours (the token in the UPDATE).
+                    await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
+                    sent, settled = sent + len(settled), []
+                before = lease
+                held = before is not None or await tx.holds_lease(chat_key, self.holder, self.now())
+                lease = await self._take(tx, chat_key, before)
+                if lease is None:
                     return sent
+                held = held and lease is before
+                # The attempts are noted in the same commit, before anything goes out.
                 waiting = await tx.unsent(chat_key, self.batch)
                 if waiting:
                     await tx.mark_sending_many([m.id for m in waiting])
@@ -98,14 +150,24 @@ class OutboxRelay:
                     self._again.discard(chat_key)
                     continue
                 return sent
+            handed: list[Handed] = []
             with self.timings.phase("outbox_hand_over"):
-                handed = [await self._hand_over(m, takeover=not held) for m in waiting]
-            marked, left = await self._deliveries(chat_key, handed)
-            if left is None:
-                return sent + marked  # the lease is gone: the new holder sends the rest
+                for message in waiting:
+                    if not lease.live():  # the claim itself was slow: not sure any more
+                        break
+                    handed.append(await self._hand_over(message, not held, lease))
+            marked, left = await self._deliveries(chat_key, handed, lease)
+            if left is None or len(handed) < len(waiting):
+                # Not sure of the lease: nothing more goes out. It is left to lapse, not
+                # released: a call already on its way keeps the margin before another
+                # worker may send the rest.
+                lease.drop()
+                return sent + marked
             sent, settled = sent + marked, left
 
-    async def _deliveries(self, chat_key: str, handed: list[Handed]) -> tuple[int, Settled | None]:
+    async def _deliveries(
+        self, chat_key: str, handed: list[Handed], lease: Lease
+    ) -> tuple[int, Settled | None]:
         """Wait for each handed message's platform calls, in order, and mark each as sent
         as soon as they returned — with every next one already out too (one coalesced
         edit settles many), in one commit. The last of the batch is returned instead, for
@@ -114,7 +176,7 @@ class OutboxRelay:
         marked = 0
         while handed:
             with self.timings.phase("outbox_platform_wait"):
-                if not await self._settled(chat_key, handed[0][1]):
+                if not await self._settled(chat_key, handed[0][1], lease):
                     return marked, None
             done = 1
             while done < len(handed) and handed[done][1].done:
@@ -124,18 +186,19 @@ class OutboxRelay:
                 return marked, out
             with self.timings.phase("outbox_mark_sent"):
                 async with self.store.transaction() as tx:
-                    await tx.mark_sent_many(out, self.now())
+                    await tx.mark_sent_many(out, self.now(), (self.holder, lease.token))
             marked += done
         return marked, []
 
-    async def _hand_over(self, message: OutboxMessage, takeover: bool) -> Handed:
-        with collecting(Receipt(takeover)) as receipt:
+    async def _hand_over(self, message: OutboxMessage, takeover: bool, lease: Lease) -> Handed:
+        with collecting(Receipt(takeover, lease.live)) as receipt:
             result = await self.deliver(message)
         return message, receipt, result
 
-    async def _settled(self, chat_key: str, receipt: Receipt) -> bool:
+    async def _settled(self, chat_key: str, receipt: Receipt, lease: Lease) -> bool:
         """Wait until the message's platform calls have returned, keeping the lease;
-        False if the lease could not be kept (or the calls never returned)."""
+        False if the lease could not be kept (or a call was given up, or never
+        returned)."""
         waited = 0.0
         step = self.lease_seconds / 3
         while not await receipt.wait(step):
@@ -144,11 +207,11 @@ class OutboxRelay:
                 log.warning("chat %s: no answer from the platform", chat_key)
                 return False
             async with self.store.transaction() as tx:
-                if not await tx.acquire_lease(
-                    chat_key, self.holder, self.now(), self.lease_seconds
-                ):
-                    return False
-        return True
+                kept = await self._take(tx, chat_key, lease)
+            if kept is not lease or not lease.live():
+                log.warning("chat %s: lease lost or renewed too late", chat_key)
+                return False
+        return receipt.done
 
     async def pump(self) -> int:
         """One pass over every chat with waiting messages and no sender."""

@@ -32,6 +32,8 @@ META_PAYLOAD_MAX = 7000
 ActionRow = tuple[int, int, int, dict[str, Any]]
 # (user_id, name, place, points) of each human at a finished hand
 PlayerRow = tuple[str, str, int, int]
+# (holder, token) of a chat's lease: a write fenced by it happens only while it is current
+Fence = tuple[str, int]
 # Called with the name of each point inside a step's transaction (tests kill the process
 # there to prove a crash loses nothing).
 FaultHook = Callable[[str], None]
@@ -185,7 +187,7 @@ class StoreTx:
         finished hands with their stats, its deadline row and its messages — all in this
         transaction. Returns the row's new version.
 
-        PostgreSQL does it in one statement (``gouji_write_step``, migration 4): one round
+        PostgreSQL does it in one statement (``gouji_write_step``, migration 5): one round
         trip instead of one per part; the fault points then all come after it, still
         inside the transaction. SQLite, with no round trips, runs the parts one by one."""
         if self.tx.dialect is Dialect.POSTGRES:
@@ -325,7 +327,7 @@ class StoreTx:
         round trip: a function whose read, a statement of its own, sees every commit made
         before the lock was granted."""
         if self.tx.dialect is Dialect.POSTGRES:
-            # The lock and the read in one round trip (``gouji_lock_table``, migration 4).
+            # The lock and the read in one round trip (``gouji_lock_table``, migration 5).
             row = await self.tx.fetchone(
                 "SELECT * FROM gouji_lock_table(?, ?)", table_key, group_key
             )
@@ -530,25 +532,33 @@ class StoreTx:
             [(chat_key, k, kind, _dumps(p), float(now)) for k, kind, p in messages],
         )
 
-    async def acquire_lease(self, chat_key: str, holder: str, now: float, ttl: float) -> bool:
-        """Become (or stay) the one sender of a chat until ``now + ttl``; False if another
-        holder's lease has not run out."""
+    async def acquire_lease(self, chat_key: str, holder: str, now: float, ttl: float) -> int | None:
+        """Become (or stay) the one sender of a chat until ``now + ttl``. Returns the
+        lease's fencing token, or None if another holder's lease has not run out. The
+        token stays the same while one holder renews in time, and goes up whenever the
+        lease changes hands or lapses, so a sender that finds another token than the one
+        it started with knows someone else may have sent meanwhile."""
         rows = await self.tx.fetch(
-            "INSERT INTO chat_leases (chat_key, holder, until) VALUES (?, ?, ?) "
+            "INSERT INTO chat_leases (chat_key, holder, until, token) VALUES (?, ?, ?, 1) "
             "ON CONFLICT (chat_key) DO UPDATE SET holder = excluded.holder, "
-            "until = excluded.until "
+            "until = excluded.until, token = CASE WHEN chat_leases.holder = excluded.holder "
+            "AND chat_leases.until >= ? THEN chat_leases.token ELSE chat_leases.token + 1 END "
             "WHERE chat_leases.until < ? OR chat_leases.holder = excluded.holder "
-            "RETURNING holder",
+            "RETURNING token",
             chat_key,
             holder,
             float(now + ttl),
             float(now),
+            float(now),
         )
-        return bool(rows)
+        return int(rows[0][0]) if rows else None
 
     async def release_lease(self, chat_key: str, holder: str) -> None:
+        """Let the lease lapse now. The row stays, so the next holder's token is higher."""
         await self.tx.execute(
-            "DELETE FROM chat_leases WHERE chat_key = ? AND holder = ?", chat_key, holder
+            "UPDATE chat_leases SET until = -1 WHERE chat_key = ? AND holder = ?",
+            chat_key,
+            holder,
         )
 
     async def holds_lease(self, chat_key: str, holder: str, now: float) -> bool:
@@ -601,26 +611,48 @@ class StoreTx:
             [(i,) for i in message_ids],
         )
 
-    async def mark_sent(self, message_id: int, now: float, result: dict[str, Any]) -> bool:
+    # Marks are fenced: only the sender whose lease token is still the chat's may mark.
+    _FENCE = (
+        " AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = outbox.chat_key "
+        "AND l.holder = ? AND l.token = ?)"
+    )
+
+    async def mark_sent(
+        self,
+        message_id: int,
+        now: float,
+        result: dict[str, Any],
+        fence: Fence | None = None,
+    ) -> bool:
         """Record the platform's answer (e.g. the new message id); False if it was already
-        marked (a retry that was recognised)."""
+        marked (a retry that was recognised) or ``fence`` (holder, token) is no longer
+        the chat's lease."""
+        args: list[Any] = [float(now), _dumps(result), message_id]
+        if fence is not None:
+            args.extend(fence)
         rows = await self.tx.fetch(
             "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent' RETURNING id",
-            float(now),
-            _dumps(result),
-            message_id,
+            "WHERE id = ? AND state <> 'sent'"
+            + ("" if fence is None else self._FENCE)
+            + " RETURNING id",
+            *args,
         )
         return bool(rows)
 
-    async def mark_sent_many(self, sent: Sequence[tuple[int, dict[str, Any]]], now: float) -> None:
+    async def mark_sent_many(
+        self,
+        sent: Sequence[tuple[int, dict[str, Any]]],
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
         """``mark_sent`` for messages whose calls returned together, in one statement."""
         if not sent:
             return
+        tail = () if fence is None else tuple(fence)
         await self.tx.executemany(
             "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'",
-            [(float(now), _dumps(result), message_id) for message_id, result in sent],
+            "WHERE id = ? AND state <> 'sent'" + ("" if fence is None else self._FENCE),
+            [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
     async def sent_result(self, msg_key: str) -> dict[str, Any] | None:

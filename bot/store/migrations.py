@@ -30,89 +30,7 @@ _POSTGRES_TYPES = {
     "serial": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
 }
 
-_STEPS: tuple[str, ...] = (
-    # 1: the first schema
-    """
-    CREATE TABLE group_settings (
-        group_key TEXT PRIMARY KEY,
-        settings TEXT NOT NULL
-    );
-    CREATE TABLE tables (
-        table_key TEXT PRIMARY KEY,
-        record TEXT NOT NULL,
-        live {boolean} NOT NULL DEFAULT {true},
-        updated {real} NOT NULL DEFAULT 0
-    );
-    CREATE TABLE actions (
-        table_key TEXT NOT NULL,
-        deal_no INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        PRIMARY KEY (table_key, deal_no, idx)
-    );
-    CREATE TABLE hands (
-        id {serial},
-        group_key TEXT NOT NULL,
-        table_key TEXT NOT NULL,
-        deal_no INTEGER NOT NULL,
-        record TEXT NOT NULL
-    );
-    CREATE INDEX hands_group ON hands (group_key);
-    CREATE TABLE player_stats (
-        group_key TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        hands INTEGER NOT NULL DEFAULT 0,
-        firsts INTEGER NOT NULL DEFAULT 0,
-        lasts INTEGER NOT NULL DEFAULT 0,
-        points INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (group_key, user_id)
-    );
-    """,
-    # 2: several workers — a version per table row, deadlines as rows, the outbox and
-    # one sender lease per chat
-    """
-    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE deadlines (
-        table_key TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        due {real} NOT NULL
-    );
-    CREATE INDEX deadlines_due ON deadlines (due);
-    CREATE TABLE outbox (
-        id {serial},
-        chat_key TEXT NOT NULL,
-        msg_key TEXT NOT NULL UNIQUE,
-        kind TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        created {real} NOT NULL,
-        state TEXT NOT NULL DEFAULT 'pending',
-        attempts INTEGER NOT NULL DEFAULT 0,
-        sent {real},
-        result TEXT
-    );
-    CREATE INDEX outbox_unsent ON outbox (chat_key, id) WHERE state <> 'sent';
-    CREATE INDEX outbox_sent ON outbox (chat_key, sent);
-    CREATE TABLE chat_leases (
-        chat_key TEXT PRIMARY KEY,
-        holder TEXT NOT NULL,
-        until {real} NOT NULL
-    );
-    """,
-    # 3: adapters' small values (message ids, the group budget's recent calls) beside the
-    # table, one row per name: writing one takes no table lock and moves no table version
-    """
-    CREATE TABLE table_meta (
-        table_key TEXT NOT NULL,
-        name TEXT NOT NULL,
-        value TEXT NOT NULL,
-        PRIMARY KEY (table_key, name)
-    );
-    """,
-)
-
-# 4: a command's database work in two statements — its lock and reads, then its whole
+# A command's database work in two statements — its lock and reads, then its whole
 # write. The read must follow the lock in a statement of its own (under READ COMMITTED a
 # statement sees what committed before it began; a function's each statement takes a new
 # snapshot), so a function does both in one round trip.
@@ -195,12 +113,100 @@ END $$;
 """
 _NOTHING_HERE = "-- PostgreSQL's functions only: nothing to change on SQLite\n"
 
-# Each step after the shared ones of ``_STEPS``: (SQLite's text, PostgreSQL's text).
-_SPLIT_STEPS: tuple[tuple[str, str], ...] = ((_NOTHING_HERE, _COMMAND_FUNCTIONS),)
-
-SQLITE: tuple[str, ...] = tuple(step.format(**_SQLITE_TYPES) for step in _STEPS) + tuple(
-    lite for lite, _ in _SPLIT_STEPS
+# Each step: one text for both back ends (the differing types as placeholders), or a
+# pair (SQLite's text, PostgreSQL's text) for a step that is one back end's alone.
+_STEPS: tuple[str | tuple[str, str], ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE group_settings (
+        group_key TEXT PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE tables (
+        table_key TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        live {boolean} NOT NULL DEFAULT {true},
+        updated {real} NOT NULL DEFAULT 0
+    );
+    CREATE TABLE actions (
+        table_key TEXT NOT NULL,
+        deal_no INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (table_key, deal_no, idx)
+    );
+    CREATE TABLE hands (
+        id {serial},
+        group_key TEXT NOT NULL,
+        table_key TEXT NOT NULL,
+        deal_no INTEGER NOT NULL,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX hands_group ON hands (group_key);
+    CREATE TABLE player_stats (
+        group_key TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        firsts INTEGER NOT NULL DEFAULT 0,
+        lasts INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (group_key, user_id)
+    );
+    """,
+    # 2: several workers — a version per table row, deadlines as rows, the outbox and
+    # one sender lease per chat
+    """
+    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE deadlines (
+        table_key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        due {real} NOT NULL
+    );
+    CREATE INDEX deadlines_due ON deadlines (due);
+    CREATE TABLE outbox (
+        id {serial},
+        chat_key TEXT NOT NULL,
+        msg_key TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created {real} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        sent {real},
+        result TEXT
+    );
+    CREATE INDEX outbox_unsent ON outbox (chat_key, id) WHERE state <> 'sent';
+    CREATE INDEX outbox_sent ON outbox (chat_key, sent);
+    CREATE TABLE chat_leases (
+        chat_key TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        until {real} NOT NULL
+    );
+    """,
+    # 3: adapters' small values (message ids, the group budget's recent calls) beside the
+    # table, one row per name: writing one takes no table lock and moves no table version
+    """
+    CREATE TABLE table_meta (
+        table_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (table_key, name)
+    );
+    """,
+    # 4: a fencing token per chat lease: one up each time the lease changes hands (or
+    # lapses), so a message is marked sent only by the sender that holds it now
+    """
+    ALTER TABLE chat_leases ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 5: a command's database work in two statements (PostgreSQL's functions)
+    (_NOTHING_HERE, _COMMAND_FUNCTIONS),
 )
-POSTGRES: tuple[str, ...] = tuple(step.format(**_POSTGRES_TYPES) for step in _STEPS) + tuple(
-    pg for _, pg in _SPLIT_STEPS
+
+SQLITE: tuple[str, ...] = tuple(
+    step[0] if isinstance(step, tuple) else step.format(**_SQLITE_TYPES) for step in _STEPS
+)
+POSTGRES: tuple[str, ...] = tuple(
+    step[1] if isinstance(step, tuple) else step.format(**_POSTGRES_TYPES) for step in _STEPS
 )

@@ -1,9 +1,11 @@
 """Receipts through the Telegram Sender: a message handed over by the outbox relay is
 acknowledged only once its call has returned — not when it is queued, not when the call
 is refused with 429 (it will be made again), and a coalesced edit settles every touch
-made before it ran."""
+made before it ran. A call whose relay is no longer sure of its lease is not made."""
 
 from __future__ import annotations
+
+import datetime as dtm
 
 from telegram.error import RetryAfter
 
@@ -41,7 +43,7 @@ async def test_a_refused_call_stays_unacknowledged_until_it_is_made() -> None:
     sender = Sender(clock)
     calls: list[str] = []
     with receipts.collecting(receipts.Receipt()) as receipt:
-        sender.post(GROUP, job(calls, "result", [RetryAfter(5)]))
+        sender.post(GROUP, job(calls, "result", [RetryAfter(dtm.timedelta(seconds=5))]))
     await sender.pump()
     assert calls == ["result"] and not receipt.done  # 429: it goes again
     clock.advance(6)
@@ -89,3 +91,35 @@ async def test_taking_a_chat_over_recalls_the_budget_others_spent() -> None:
     with receipts.collecting(receipts.Receipt(takeover=True)):
         sender.post(GROUP, job([], "x"))
     assert sender.calls_in_window(GROUP) == 5
+
+
+async def test_a_call_is_not_made_once_its_lease_is_not_sure() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    sure = [True]
+    lease = receipts.Receipt(guard=lambda: sure[0])
+    with receipts.collecting(lease) as posted:
+        sender.post(GROUP, job(calls, "result"))
+    with receipts.collecting(receipts.Receipt(guard=lambda: sure[0])) as edited:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    with receipts.collecting(receipts.Receipt()) as other:
+        sender.post(-200, job(calls, "elsewhere"))
+    sure[0] = False  # the renewal failed or came too late
+    await sender.pump()
+    assert calls == ["elsewhere"] and other.done
+    assert posted.abandoned and not posted.done  # the message stays for the next sender
+    assert edited.abandoned and not edited.done
+    assert await posted.wait(0.0)  # nothing left to wait for
+
+
+async def test_an_edit_touched_under_a_live_lease_still_goes() -> None:
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    with receipts.collecting(receipts.Receipt(guard=lambda: False)) as lost:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    with receipts.collecting(receipts.Receipt()) as kept:
+        sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
+    await sender.pump()
+    assert calls == ["edit"] and kept.done and lost.abandoned

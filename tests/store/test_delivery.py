@@ -1,6 +1,7 @@
 """At-least-once delivery through the outbox (bot.cluster.relay, bot.cluster.receipts):
 a message counts as sent only once the platform calls it caused have returned, so a
-worker killed after handing it to its adapter's queue loses nothing."""
+worker killed after handing it to its adapter's queue loses nothing; and a sender that
+is no longer sure of its lease on the chat makes no call and marks nothing (fencing)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.cluster import receipts
 from bot.cluster.shell import SharedTableManager
-from bot.store import Store
-from bot.table import Actor, ChatRef, OpenTable
+from bot.store import Store, StoreTx
+from bot.table import Actor, ChatRef, FakeClock, OpenTable
 from bot.table.outputs import Out, TableChanged
 
 from .handoff_worker import CHAT, LEASE
@@ -23,21 +26,30 @@ ME = Actor("u1", "甲")
 
 
 class Adapter:
-    """Queues each output's platform call; ``flush`` makes the calls."""
+    """Queues each output's platform call; ``flush`` makes the calls — as a well-behaved
+    adapter does, only those whose relay is still sure of its lease."""
 
-    def __init__(self) -> None:
+    def __init__(self, at_once: bool = False) -> None:
         self.outs: list[Out] = []
         self.queued: list[receipts.Ack] = []
+        self.calls = 0
+        self.at_once = at_once  # make each call as soon as it is queued
 
     async def __call__(self, out: Out) -> None:
         self.outs.append(out)
         ack = receipts.expect()
         if ack is not None:
             self.queued.append(ack)
+        if self.at_once:
+            self.flush()
 
     def flush(self) -> None:
         for ack in self.queued:
-            ack()
+            if ack.live():
+                self.calls += 1
+                ack()
+            else:
+                ack.abandon()
         self.queued.clear()
 
 
@@ -111,3 +123,81 @@ async def test_a_worker_killed_after_the_hand_off_leaves_its_messages_to_another
             assert await tx.sent_result(str(key)) == {"worker": "heir"}
     finally:
         await store.close()
+
+
+async def test_marks_are_fenced_by_the_leases_token(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.enqueue("g", "k0", "send", {}, 0.0)
+        await tx.enqueue("g", "k1", "send", {}, 0.0)
+        first = await tx.acquire_lease("g", "w1", now=10.0, ttl=5.0)
+        assert first is not None
+        assert await tx.acquire_lease("g", "w1", now=12.0, ttl=5.0) == first  # renewed in time
+        (m0, m1) = await tx.unsent("g")
+    async with store.transaction() as tx:  # w1's lease lapses; w2 takes the chat over
+        second = await tx.acquire_lease("g", "w2", now=18.0, ttl=5.0)
+        assert second is not None and second > first
+    async with store.transaction() as tx:
+        # w1's answer came late: its mark is refused, the message stays for w2
+        assert not await tx.mark_sent(m0.id, 18.5, {"by": "w1"}, fence=("w1", first))
+        await tx.mark_sent_many([(m1.id, {"by": "w1"})], 18.5, fence=("w1", first))
+        assert [m.msg_key for m in await tx.unsent("g")] == ["k0", "k1"]
+        assert await tx.mark_sent(m0.id, 19.0, {"by": "w2"}, fence=("w2", second))
+        await tx.release_lease("g", "w2")
+        # a lease that lapsed changes token even for the same holder
+        third = await tx.acquire_lease("g", "w2", now=19.5, ttl=5.0)
+        assert third is not None and third > second
+        assert not await tx.mark_sent(m1.id, 20.0, {"by": "w2"}, fence=("w2", second))
+        assert await tx.mark_sent(m1.id, 20.0, {"by": "w2"}, fence=("w2", third))
+        assert await tx.sent_result("k0") == {"by": "w2"}
+
+
+async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
+    store_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """w1 hands a message to its adapter, whose call waits (the group budget). w1's lease
+    renewal then takes longer than the lease: the database renewed it, but by the time w1
+    hears so it may have lapsed. w1 must make no call and mark nothing; w2 takes the
+    chat over once the lease ran out and sends the message, once."""
+    wall, mono = FakeClock(), FakeClock()
+    stores = [Store(store_target), Store(store_target)]
+    for s in stores:
+        await s.open()
+    lease = 0.3  # the renewal comes after lease / 3 of real waiting
+    a = SharedTableManager(stores[0], worker="w1", clock=wall, lease_seconds=lease)
+    a.relay.monotonic = mono.now
+    b = SharedTableManager(stores[1], worker="w2", clock=wall, lease_seconds=lease)
+    b.inline_relay = True
+    slow, fast = Adapter(), Adapter(at_once=True)
+    a.subscribe(slow)
+    b.subscribe(fast)
+    renewed = asyncio.Event()
+    original = StoreTx.acquire_lease
+
+    async def stalled(
+        tx: StoreTx, chat_key: str, holder: str, now: float, ttl: float
+    ) -> int | None:
+        token = await original(tx, chat_key, holder, now, ttl)
+        if holder == "w1" and slow.queued:  # a renewal while the call waits: it stalls
+            mono.advance(4 * lease)
+            wall.advance(4 * lease)
+            renewed.set()
+        return token
+
+    monkeypatch.setattr(StoreTx, "acquire_lease", stalled)
+    chat = ChatRef("tg", "-7")
+    try:
+        await a.handle(OpenTable(chat=chat, actor=ME))
+        await asyncio.wait_for(renewed.wait(), 5)
+        await asyncio.wait_for(a.drain(), 5)  # w1's relay gave up
+        slow.flush()  # the budget frees the call now: it is not made
+        assert slow.calls == 0 and [type(o) for o in slow.outs] == [TableChanged]
+        assert await outbox(stores[0], chat) == [("sending", 1)]  # not marked
+        await b.poll_timers()  # w1's lease ran out in the database too
+        assert fast.calls == 1 and [type(o) for o in fast.outs] == [TableChanged]
+        assert await outbox(stores[0], chat) == [("sent", 2)]
+        async with stores[0].transaction(readonly=True) as tx:
+            (key,) = [r[0] for r in await tx.tx.fetch("SELECT msg_key FROM outbox")]
+            assert await tx.sent_result(str(key)) == {"worker": "w2"}
+    finally:
+        for s in stores:
+            await s.close()
