@@ -38,8 +38,20 @@ async def test_migrations_are_versioned_and_idempotent(store_target: str) -> Non
 # The text of every released step, filled in per back end. A step already applied to a
 # database must never change meaning; a new step is a new entry (and a new line here).
 RELEASED = {
-    "sqlite": ["75b93c7abee3dc58", "e15ff710058f8d7f", "6fda03afb53a4665", "02829e95b8745b96"],
-    "postgres": ["51cdced06027ccf5", "73875ccbc26afd0a", "6fda03afb53a4665", "02829e95b8745b96"],
+    "sqlite": [
+        "75b93c7abee3dc58",
+        "e15ff710058f8d7f",
+        "6fda03afb53a4665",
+        "02829e95b8745b96",
+        "2bc398feee5acbf1",
+    ],
+    "postgres": [
+        "51cdced06027ccf5",
+        "73875ccbc26afd0a",
+        "6fda03afb53a4665",
+        "02829e95b8745b96",
+        "56697a380c581148",
+    ],
 }
 
 
