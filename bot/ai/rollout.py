@@ -32,7 +32,7 @@ from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, NUM_RANKS
 from ..engine.errors import GoujiError
 from ..engine.game import apply, legal_plays
 from ..engine.movegen import gen_answers
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
+from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play
 from ..engine.rules import Rules
 from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
 from .normal import DEFAULT_NORMAL
@@ -51,12 +51,15 @@ KEEP_LAST = W.last_big
 BLOCK = W.block
 FEED = W.feed
 _PASS = Action(ActionKind.PASS)
+# The size from which a plain set of each base rank is a 够级牌 (``is_gouji`` without the
+# call: the playouts ask it hundreds of thousands of times per decision).
+_GOUJI_AT = tuple(GOUJI_MIN.get(base, 99) for base in range(16))
 
 
 # -- costs ----------------------------------------------------------------------------
 def _groups(hand: Sequence[int]) -> int:
     """Plays the hand needs: one per rank 3 … A; 2s and jokers alone make one more."""
-    g = sum(1 for i in range(12) if hand[i])
+    g = 12 - hand[:12].count(0)
     return g if g or not (hand[I_TWO] or hand[I_SMALL] or hand[I_BIG]) else 1
 
 
@@ -84,10 +87,9 @@ def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None)
         held = hand[p.base - 3]
         if p.n < held:
             rank += 3.0
-            if is_gouji(Play(p.base, held), rules) and not is_gouji(
-                Play(p.base, held - p.n), rules
-            ):
-                rank += 4.0
+            at = _GOUJI_AT[p.base]
+            if held >= at > held - p.n:
+                rank += 4.0  # a 够级-sized set broken
     return rank + two * p.twos + small * p.small + big * p.big
 
 
@@ -109,7 +111,7 @@ def _answer_cost(p: Play, hand: Sequence[int], rules: Rules, units: Units, flags
         c += _keep_for_threes(p, hand, rules)
     if flags & 1:
         return c
-    if 0 < p.base < TWOS_BASE and not p.jokers and is_gouji(Play(p.base, p.n, p.twos), rules):
+    if 0 < p.base < TWOS_BASE and not p.small and not p.big and p.n + p.twos >= _GOUJI_AT[p.base]:
         c += SPEND_GOUJI  # a whole 够级-sized set thrown at an ordinary play
     if p.base == JOKERS_BASE and not flags & 2 and units[1] == W.small:
         c += HOARD_JOKER  # a lone joker fired at an ordinary play
@@ -164,24 +166,36 @@ def _limit(state: HandState, seat: int, duel: bool, urgent: bool) -> float:
 
 def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
     hand = state.hands[seat - 1]
-    if top.size == sum(hand) and (out := _whole(hand)) is not None:
+    total = sum(hand)
+    if top.size == total and (out := _whole(hand)) is not None:
         return Action.play(out)  # our last cards, if they beat it (``apply`` judges)
     rules = state.rules
     units = _unit_costs(hand)
     duel = state.top_gouji and (top_seat == opp(seat) or state.headless(seat))
     urgent = 0 < sum(state.hands[top_seat - 1]) <= NEAR_OUT or state.burner == top_seat
     flags = duel | (urgent << 1)
-    plays = _plain_answers(hand, top, rules) if not top.jokers and top.base else []
-    best = min(plays, key=lambda p: _answer_cost(p, hand, rules, units, flags), default=None)
-    price = _answer_cost(best, hand, rules, units, flags) if best is not None else 1e9
+    best: Play | None = None
+    price = 1e9
+    if not top.jokers and top.base:
+        for p in _plain_answers(hand, top, rules):  # the first of the cheapest
+            c = _answer_cost(p, hand, rules, units, flags)
+            if c < price:
+                best, price = p, c
     if price > units[1]:  # a joker answer could be cheaper (it costs at least a joker)
         for p in _joker_answers(hand, top, rules):
             c = _answer_cost(p, hand, rules, units, flags)
-            if c < price or p.size == sum(hand):
+            if c < price or p.size == total:
                 best, price = p, c
     if best is None:
         return _PASS
-    rest = [h - c for h, c in zip(hand, best.counts(), strict=True)]
+    rest = list(hand)
+    if best.base == TWOS_BASE:
+        rest[I_TWO] -= best.n
+    elif best.base:
+        rest[best.base - 3] -= best.n
+        rest[I_TWO] -= best.twos
+    rest[I_SMALL] -= best.small
+    rest[I_BIG] -= best.big
     limit = ANSWER_URGENT if _groups(rest) <= 1 else _limit(state, seat, duel, urgent)
     return Action.play(best) if price <= limit else _PASS
 
@@ -228,11 +242,11 @@ def _lead_sets(state: HandState, seat: int) -> list[Play]:
 
 
 def _lead_score(
-    p: Play, hand: Sequence[int], rules: Rules, shorts: tuple[int | None, ...]
+    p: Play, hand: Sequence[int], rules: Rules, shorts: tuple[int | None, ...], units: Units
 ) -> float:
     opp_n, mate_n, next_n = shorts
-    s = cost(p, hand, rules) - min(p.size, 4)
-    if is_gouji(p, rules):
+    s = cost(p, hand, rules, units) - min(p.size, 4)
+    if p.n >= _GOUJI_AT[p.base]:  # a plain 够级牌 (the lead sets are plain)
         s += SPEND_GOUJI
     if opp_n is not None and p.size > opp_n:
         s -= BLOCK  # an opponent this short cannot answer a bigger set
@@ -261,7 +275,8 @@ def _lead(state: HandState, seat: int) -> Action:
     nxt = down(seat)
     next_n = sum(state.hands[nxt - 1]) if not same_team(nxt, seat) else None
     shorts = (_short(state, seat, False), _short(state, seat, True), next_n)
-    return Action.play(min(sets, key=lambda p: _lead_score(p, hand, rules, shorts)))
+    units = _unit_costs(hand)
+    return Action.play(min(sets, key=lambda p: _lead_score(p, hand, rules, shorts, units)))
 
 
 def _proposal(state: HandState, seat: int) -> Action:

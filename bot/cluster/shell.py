@@ -32,6 +32,7 @@ from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
 from . import receipts
+from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
@@ -70,9 +71,18 @@ class SharedTableManager(TableManager):
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
+        # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
+        # however much of it waits, commands keep theirs.
+        bookkeeping = store.background()
         self.relay = OutboxRelay(
-            store, self.worker, self._deliver, self.clock.now, lease_seconds, timings=self.timings
+            bookkeeping,
+            self.worker,
+            self._deliver,
+            self.clock.now,
+            lease_seconds,
+            timings=self.timings,
         )
+        self.meta = MetaWriter(bookkeeping, self.timings)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
@@ -152,10 +162,13 @@ class SharedTableManager(TableManager):
     async def set_meta(self, key: str, name: str, value: Json) -> None:
         """An adapter's value (a message id, the group budget's recent calls): a row of
         its own, committed without the table's lock and without a new table version, so
-        this bookkeeping never waits for a command nor makes the others reload."""
+        this bookkeeping never waits for a command nor makes the others reload — and in
+        batches on the bookkeeping's own connections (``MetaWriter``). A value this worker
+        already holds (its own, or heard from the others) is not written again."""
+        if key in self.tables and name in self.meta_of(key) and self.meta_of(key)[name] == value:
+            return
         with self.timings.phase("set_meta"):
-            async with self.shared.transaction() as tx:
-                await tx.set_table_meta(key, name, value)
+            await self.meta.write(key, name, value)
             if key in self.tables:
                 self.meta_of(key)[name] = value
 
@@ -314,16 +327,10 @@ class SharedTableManager(TableManager):
         self.keep(key, before, t)
         seated = _users(t) if t.live() else ()
         players = None if self._seated.get(key) == seated else seated
+        # One statement on PostgreSQL: the table, its actions and hands, its deadline row
+        # and the messages it causes (keyed by the new version: written once per version).
         version = await tx.write(self._table_write(t, result, settings, players))
         self._seating[key] = seated
-        await tx.set_deadline(key, *self._due_of(t))
-        if result.outs:
-            # The key makes a message's identity: a step is written once per version.
-            messages = [
-                (f"{key}#{version}.{i}", type(out).__name__, out_to_json(out))
-                for i, out in enumerate(result.outs)
-            ]
-            await tx.enqueue_many(key, messages, self.clock.now())
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
@@ -337,7 +344,8 @@ class SharedTableManager(TableManager):
         players: tuple[str, ...] | None = None,
     ) -> TableWrite:
         """What the store must hold after this step: the record with its runtime, the
-        actions it has not got yet (all of a new deal), finished hands, new settings."""
+        actions it has not got yet (all of a new deal), finished hands, new settings, the
+        deadline row and the step's messages."""
         deal, saved = self.saved_log(t.key)
         new_deal = deal != t.deal_no
         start = 0 if new_deal else saved
@@ -357,6 +365,9 @@ class SharedTableManager(TableManager):
             settings=None if settings is None else (group, settings.to_json()),
             notify=True,
             players=players,
+            deadline=self._due_of(t),
+            messages=tuple((type(out).__name__, out_to_json(out)) for out in result.outs),
+            queued=self.clock.now(),
         )
 
     def _committed(self, key: str) -> None:
