@@ -132,6 +132,11 @@ def fence(acks: list[Ack]) -> list[Ack]:
     return live
 
 
+def relaying() -> bool:
+    """Whether an outbox message is being handed over now (what is queued is its part)."""
+    return _current.get() is not None
+
+
 def takeover() -> bool:
     """Whether the message being handed over comes with a chat just taken over."""
     receipt = _current.get()
