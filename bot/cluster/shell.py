@@ -78,7 +78,7 @@ class SharedTableManager(TableManager):
         self.timings = Timings()
         # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
         # however much of it waits, commands keep theirs.
-        bookkeeping = store.background()
+        self.bookkeeping = bookkeeping = store.background()
         self.relay = OutboxRelay(
             bookkeeping,
             self.worker,
@@ -213,7 +213,7 @@ class SharedTableManager(TableManager):
             self._task(self._reload_meta(key))
 
     async def _reload_meta(self, key: str) -> None:
-        async with self.shared.transaction(readonly=True) as tx:
+        async with self.bookkeeping.transaction(readonly=True) as tx:
             rows = await tx.load_table_meta(key)
         if key in self.tables:
             self.meta_of(key).update(rows)
@@ -221,9 +221,18 @@ class SharedTableManager(TableManager):
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of."""
         for _ in range(5):
-            await self.refresh(key)
+            await self._refresh_behind(key)
             if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
+
+    async def _refresh_behind(self, key: str) -> None:
+        """``refresh`` for bookkeeping (a commit heard, a message to deliver): on the
+        bookkeeping's connections, taken before the table's in-process lock — a command
+        waiting for that lock then waits for a read under way, never for a connection,
+        and these reads (one per commit on every other worker) leave the commands' pool
+        to commands."""
+        async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
+            await self._copy(tx, key, await tx.load_table(key))
 
     async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
         """The live tables where this person has a seat, whichever worker seated them
@@ -236,6 +245,10 @@ class SharedTableManager(TableManager):
         is as new as the newest it heard of, the copy answers (adapters ask before each
         button press; a command reloads under the lock anyway); else the store does."""
         key = chat.key
+        following = self._refreshing.get(key)
+        if following is not None:
+            # A commit heard is being read already: wait for that, not read it twice.
+            await asyncio.wait([following])
         t = self.tables.get(key)
         fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
         if t is not None and fresh and key not in self._written:
@@ -491,7 +504,7 @@ class SharedTableManager(TableManager):
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
-            await self.refresh(out.table)  # the adapter reads the table's snapshot next
+            await self._refresh_behind(out.table)  # the adapter reads its snapshot next
         if receipts.takeover():
             # Taken over from another sender: its message ids and budget, as stored.
             await self._reload_meta(out.table)
