@@ -66,7 +66,7 @@ class PrivateChat:
             return
         if key is None:
             self.ctx.tell(uid, t("tg_welcome", user_lang(user)))
-            for table_key in self._playing(uid):
+            for table_key in await self._playing(uid):
                 self.pub.touch_hand(table_key, uid, fresh=True)
             return
         chat = ChatRef.from_key(key)
@@ -83,13 +83,17 @@ class PrivateChat:
         else:
             self.ctx.tell(uid, reply_text(reply, lang))
 
-    def _playing(self, uid: str) -> list[str]:
+    async def _playing(self, uid: str) -> list[str]:
+        """The tables where this user holds a hand now (any worker may have seated them:
+        the manager asks its store, and a table not in this worker's memory is read)."""
         manager = self.ctx.manager
-        return [
-            key
-            for key in manager.tables_of(uid, "tg")
-            if manager.private_snapshot(key, uid) is not None
-        ]
+        playing = []
+        for key in await manager.tables_of(uid, "tg"):
+            if manager.snapshot(key) is None:
+                await manager.current(ChatRef.from_key(key))
+            if manager.private_snapshot(key, uid) is not None:
+                playing.append(key)
+        return playing
 
     async def press(self, query: CallbackQuery, press: ActPress) -> None:
         ctx = self.ctx

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import Coroutine
 from typing import Any
 
@@ -26,6 +27,7 @@ from ..store import Deadline as DeadlineRow
 from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
+from ..table.interactions import Interactions
 from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
@@ -47,6 +49,10 @@ class WallClock:
 
     def now(self) -> float:
         return time.time()
+
+
+# The outbox kind of an adapter's reply (``relay_reply``), beside the table outputs' kinds.
+REPLY = "Reply"
 
 
 class SharedTableManager(TableManager):
@@ -72,7 +78,7 @@ class SharedTableManager(TableManager):
         self.timings = Timings()
         # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
         # however much of it waits, commands keep theirs.
-        bookkeeping = store.background()
+        self.bookkeeping = bookkeeping = store.background()
         self.relay = OutboxRelay(
             bookkeeping,
             self.worker,
@@ -89,6 +95,12 @@ class SharedTableManager(TableManager):
         self.inline_relay = inline_relay
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
         self._sending: set[asyncio.Task[Any]] = set()
+        # Who sits at each table as the store's ``table_players`` has it (written only
+        # when it changes; unknown until this worker first writes the table).
+        self._seated: dict[str, tuple[str, ...]] = {}
+        self._seating: dict[str, tuple[str, ...]] = {}  # written by the open transaction
+        self.interactions = Interactions(store, self.clock.now)
+        self._replying = asyncio.Lock()  # replies queue in the order they were given
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -175,6 +187,10 @@ class SharedTableManager(TableManager):
             keys = [key for key, _ in await tx.live_tables()]
         for key in keys:
             await self.refresh(key)
+        # Tables from before the seat index (schema 5) enter it here.
+        seated = [(u, k) for k in keys if k in self.tables for u in _users(self.tables[k])]
+        async with self.shared.transaction() as tx:
+            await tx.add_players(seated)
         self._listening = await self.shared.listen_tables(self._heard)
         await self.shared.listen_meta(self._heard_meta)
         return len(keys)
@@ -197,7 +213,7 @@ class SharedTableManager(TableManager):
             self._task(self._reload_meta(key))
 
     async def _reload_meta(self, key: str) -> None:
-        async with self.shared.transaction(readonly=True) as tx:
+        async with self.bookkeeping.transaction(readonly=True) as tx:
             rows = await tx.load_table_meta(key)
         if key in self.tables:
             self.meta_of(key).update(rows)
@@ -205,15 +221,34 @@ class SharedTableManager(TableManager):
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of."""
         for _ in range(5):
-            await self.refresh(key)
+            await self._refresh_behind(key)
             if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
+
+    async def _refresh_behind(self, key: str) -> None:
+        """``refresh`` for bookkeeping (a commit heard, a message to deliver): on the
+        bookkeeping's connections, taken before the table's in-process lock — a command
+        waiting for that lock then waits for a read under way, never for a connection,
+        and these reads (one per commit on every other worker) leave the commands' pool
+        to commands."""
+        async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
+            await self._copy(tx, key, await tx.load_table(key))
+
+    async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
+        """The live tables where this person has a seat, whichever worker seated them
+        (the store's index, not this worker's memory)."""
+        async with self.shared.transaction(readonly=True) as tx:
+            return await tx.tables_of(user_id, "" if platform is None else platform + ":")
 
     async def current(self, chat: ChatRef) -> TableSnapshot | None:
         """The live table at this chat. While this worker hears every commit and its copy
         is as new as the newest it heard of, the copy answers (adapters ask before each
         button press; a command reloads under the lock anyway); else the store does."""
         key = chat.key
+        following = self._refreshing.get(key)
+        if following is not None:
+            # A commit heard is being read already: wait for that, not read it twice.
+            await asyncio.wait([following])
         t = self.tables.get(key)
         fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
         if t is not None and fresh and key not in self._written:
@@ -240,10 +275,12 @@ class SharedTableManager(TableManager):
             if key in self.tables:
                 self.forget(key)
             self._versions.pop(key, None)
+            self._seated.pop(key, None)
             return None
         cached = self.tables.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
+        self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
         t = await self._rebuild(tx, key, row, cached)
         self.keep(key, cached, t)
         self._versions[key] = row.version
@@ -307,15 +344,24 @@ class SharedTableManager(TableManager):
         if t is before and not result.finished and not result.outs and not force:
             return False
         self.keep(key, before, t)
+        seated = _users(t) if t.live() else ()
+        players = None if self._seated.get(key) == seated else seated
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
-        version = await tx.write(self._table_write(t, result, settings))
+        version = await tx.write(self._table_write(t, result, settings, players))
+        self._seating[key] = seated
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
         return True
 
-    def _table_write(self, t: Table, result: Step, settings: GroupSettings | None) -> TableWrite:
+    def _table_write(
+        self,
+        t: Table,
+        result: Step,
+        settings: GroupSettings | None,
+        players: tuple[str, ...] | None = None,
+    ) -> TableWrite:
         """What the store must hold after this step: the record with its runtime, the
         actions it has not got yet (all of a new deal), finished hands, new settings, the
         deadline row and the step's messages."""
@@ -337,12 +383,18 @@ class SharedTableManager(TableManager):
             hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
             settings=None if settings is None else (group, settings.to_json()),
             notify=True,
+            players=players,
             deadline=self._due_of(t),
             messages=tuple((type(out).__name__, out_to_json(out)) for out in result.outs),
             queued=self.clock.now(),
         )
 
     def _committed(self, key: str) -> None:
+        seated = self._seating.pop(key, None)
+        if seated:
+            self._seated[key] = seated
+        elif seated is not None:
+            self._seated.pop(key, None)  # the table ended: nothing to remember
         version = self._written.pop(key, None)
         if version is not None:
             self._versions[key] = version
@@ -351,6 +403,8 @@ class SharedTableManager(TableManager):
         # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
+        self._seating.pop(key, None)
+        self._seated.pop(key, None)
         if key in self.tables:
             self.forget(key)
 
@@ -402,6 +456,18 @@ class SharedTableManager(TableManager):
         await self._send(due.table_key)
 
     # -- the outbox -----------------------------------------------------------------------
+    def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
+        """A group-visible reply goes through the outbox like the table's messages: the
+        chat's lease holder sends it, in order, within the group's budget."""
+        self._task(self._queue_reply(chat_key, payload))
+        return True
+
+    async def _queue_reply(self, chat_key: str, payload: dict[str, Json]) -> None:
+        async with self._replying, self.shared.transaction() as tx:
+            key = f"{chat_key}!{uuid.uuid4().hex}"
+            await tx.enqueue(chat_key, key, REPLY, payload, self.clock.now())
+        await self._send(chat_key)
+
     async def _send(self, key: str) -> None:
         """Relay the chat's new messages: now, or (production) in a task of their own."""
         if self.inline_relay:
@@ -427,6 +493,10 @@ class SharedTableManager(TableManager):
             await asyncio.gather(*list(self._sending), return_exceptions=True)
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
+        if message.kind == REPLY:
+            for sink in self._reply_sinks:
+                await sink(message.chat_key, message.payload)
+            return {"worker": self.worker}
         try:
             out = out_from_json(message.payload)
         except WireError as err:
@@ -434,12 +504,17 @@ class SharedTableManager(TableManager):
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
-            await self.refresh(out.table)  # the adapter reads the table's snapshot next
+            await self._refresh_behind(out.table)  # the adapter reads its snapshot next
         if receipts.takeover():
             # Taken over from another sender: its message ids and budget, as stored.
             await self._reload_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
+
+
+def _users(t: Table) -> tuple[str, ...]:
+    """The users seated at a table, in order (AI seats have none)."""
+    return tuple(sorted({s.user_id for s in t.seats if s and s.user_id}))
 
 
 def _version_of(msg_key: str) -> int:

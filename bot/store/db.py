@@ -94,6 +94,7 @@ class TableWrite:
     # the table's chat under ``outbox_key(table, new version, i)``, at ``queued``.
     messages: tuple[tuple[str, dict[str, Any]], ...] = ()
     queued: float = 0.0
+    players: tuple[str, ...] | None = None  # the seated users, when they changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +193,8 @@ class StoreTx:
         inside the transaction. SQLite, with no round trips, runs the parts one by one."""
         if self.tx.dialect is Dialect.POSTGRES:
             version = await self._write_at_once(w)
+            if w.players is not None:  # seats changed: rare (a join, a leave, the end)
+                await self.set_players(w.table_key, w.players if w.live else ())
             for point in _points_of(w):
                 self.fault(point)
             return version
@@ -209,6 +212,8 @@ class StoreTx:
             self.fault("drop_actions")
         version = await self.save_table(w.table_key, w.record, w.live, w.updated, w.notify)
         self.fault("table")
+        if w.players is not None:
+            await self.set_players(w.table_key, w.players if w.live else ())
         if w.new_actions:
             await self.append_actions(w.table_key, w.new_actions)
             self.fault("actions")
@@ -436,6 +441,75 @@ class StoreTx:
             start,
         )
         return [(int(s), _loads(a)) for s, a in rows]
+
+    # -- who sits where ------------------------------------------------------------------
+    async def set_players(self, table_key: str, users: Sequence[str]) -> None:
+        """The users seated at a live table (none: it ended)."""
+        await self.tx.execute("DELETE FROM table_players WHERE table_key = ?", table_key)
+        await self.add_players([(u, table_key) for u in users])
+
+    async def add_players(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """(user, table) rows, kept if already there."""
+        if pairs:
+            await self.tx.executemany(
+                "INSERT INTO table_players (user_id, table_key) VALUES (?, ?) "
+                "ON CONFLICT (user_id, table_key) DO NOTHING",
+                list(pairs),
+            )
+
+    async def tables_of(self, user_id: str, prefix: str = "") -> list[str]:
+        """The live tables where this user has a seat (keys starting with ``prefix``)."""
+        rows = await self.tx.fetch(
+            "SELECT p.table_key FROM table_players p JOIN tables t ON t.table_key = p.table_key "
+            "WHERE p.user_id = ? AND substr(p.table_key, 1, ?) = ? AND t.live "
+            "ORDER BY p.table_key",
+            user_id,
+            len(prefix),
+            prefix,
+        )
+        return [str(r[0]) for r in rows]
+
+    # -- interactive messages' state ----------------------------------------------------
+    async def keep_interaction(
+        self, key: str, kind: str, value: dict[str, Any], expires: float, now: float
+    ) -> None:
+        """The state behind an interactive message, until ``expires`` (wall seconds);
+        the expired ones go at the same time."""
+        await self.tx.execute("DELETE FROM interactions WHERE expires < ?", float(now))
+        await self.tx.execute(
+            "INSERT INTO interactions (key, kind, value, step, expires) VALUES (?, ?, ?, 0, ?) "
+            "ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value, "
+            "step = 0, expires = excluded.expires",
+            key,
+            kind,
+            _dumps(value),
+            float(expires),
+        )
+
+    async def interaction(
+        self, key: str, kind: str, now: float
+    ) -> tuple[dict[str, Any], int] | None:
+        """(value, step) of an interactive message not yet expired."""
+        row = await self.tx.fetchone(
+            "SELECT value, step FROM interactions WHERE key = ? AND kind = ? AND expires >= ?",
+            key,
+            kind,
+            float(now),
+        )
+        return (_loads(row[0]), int(row[1])) if row else None
+
+    async def move_interaction(self, key: str, shown: int, to: int, now: float) -> bool:
+        """Move an interactive message from step ``shown`` to ``to``; False if it is not
+        at ``shown`` any more (another press, on any worker, moved it first) or expired."""
+        rows = await self.tx.fetch(
+            "UPDATE interactions SET step = ? WHERE key = ? AND step = ? AND expires >= ? "
+            "RETURNING key",
+            to,
+            key,
+            shown,
+            float(now),
+        )
+        return bool(rows)
 
     # -- finished hands and stats -------------------------------------------------------
     async def record_hand(self, group_key: str, table_key: str, hand: HandWrite) -> None:

@@ -202,6 +202,24 @@ _STEPS: tuple[str | tuple[str, str], ...] = (
     """,
     # 5: a command's database work in two statements (PostgreSQL's functions)
     (_NOTHING_HERE, _COMMAND_FUNCTIONS),
+    # 6: what any worker must be able to answer — who sits at which live table, and the
+    # short-lived state of interactive messages (replay steppers, private settings menus)
+    """
+    CREATE TABLE table_players (
+        user_id TEXT NOT NULL,
+        table_key TEXT NOT NULL,
+        PRIMARY KEY (user_id, table_key)
+    );
+    CREATE INDEX table_players_table ON table_players (table_key);
+    CREATE TABLE interactions (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        step INTEGER NOT NULL DEFAULT 0,
+        expires {real} NOT NULL
+    );
+    CREATE INDEX interactions_expires ON interactions (expires);
+    """,
 )
 
 SQLITE: tuple[str, ...] = tuple(

@@ -44,10 +44,12 @@ RELEASED = {
     "sqlite": [
         *("75b93c7abee3dc58", "e15ff710058f8d7f", "6fda03afb53a4665", "02829e95b8745b96"),
         "3db3956881335cf5",
+        "2bc398feee5acbf1",
     ],
     "postgres": [
         *("51cdced06027ccf5", "73875ccbc26afd0a", "6fda03afb53a4665", "02829e95b8745b96"),
         "5444123f9570a37f",
+        "56697a380c581148",
     ],
 }
 
