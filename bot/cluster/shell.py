@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import Coroutine
 from typing import Any
 
@@ -48,6 +49,10 @@ class WallClock:
 
     def now(self) -> float:
         return time.time()
+
+
+# The outbox kind of an adapter's reply (``relay_reply``), beside the table outputs' kinds.
+REPLY = "Reply"
 
 
 class SharedTableManager(TableManager):
@@ -95,6 +100,7 @@ class SharedTableManager(TableManager):
         self._seated: dict[str, tuple[str, ...]] = {}
         self._seating: dict[str, tuple[str, ...]] = {}  # written by the open transaction
         self.interactions = Interactions(store, self.clock.now)
+        self._replying = asyncio.Lock()  # replies queue in the order they were given
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -450,6 +456,18 @@ class SharedTableManager(TableManager):
         await self._send(due.table_key)
 
     # -- the outbox -----------------------------------------------------------------------
+    def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
+        """A group-visible reply goes through the outbox like the table's messages: the
+        chat's lease holder sends it, in order, within the group's budget."""
+        self._task(self._queue_reply(chat_key, payload))
+        return True
+
+    async def _queue_reply(self, chat_key: str, payload: dict[str, Json]) -> None:
+        async with self._replying, self.shared.transaction() as tx:
+            key = f"{chat_key}!{uuid.uuid4().hex}"
+            await tx.enqueue(chat_key, key, REPLY, payload, self.clock.now())
+        await self._send(chat_key)
+
     async def _send(self, key: str) -> None:
         """Relay the chat's new messages: now, or (production) in a task of their own."""
         if self.inline_relay:
@@ -475,6 +493,10 @@ class SharedTableManager(TableManager):
             await asyncio.gather(*list(self._sending), return_exceptions=True)
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
+        if message.kind == REPLY:
+            for sink in self._reply_sinks:
+                await sink(message.chat_key, message.payload)
+            return {"worker": self.worker}
         try:
             out = out_from_json(message.payload)
         except WireError as err:
