@@ -102,7 +102,7 @@ class DiscordRecords:
             wait=True,
         )
         owner = str(interaction.user.id)
-        self.desk.remember(
+        await self.desk.remember(
             f"dc:{msg.id}", StepSession(chat.group_key, opened.number, 0, owner, lang)
         )
 
@@ -113,7 +113,7 @@ class DiscordRecords:
             return False
         number, shown, to = parsed
         key = f"dc:{message.id}"
-        session = self.desk.session(key)
+        session = await self.desk.session(key)
         chat = cid.ref.chat
         lang = (
             session.lang if session is not None else (await self.manager.group_settings(chat)).lang
@@ -124,7 +124,7 @@ class DiscordRecords:
         moved = (
             Refused("rec_stale")
             if session is not None and session.number != number
-            else self.desk.step(key, str(interaction.user.id), shown, to)
+            else await self.desk.step(key, str(interaction.user.id), shown, to)
         )
         if isinstance(moved, Refused):
             await interaction.response.send_message(moved.text(lang), ephemeral=True)

@@ -32,7 +32,6 @@ from .views import Renderer
 
 log = logging.getLogger(__name__)
 
-PRIVATE_MENUS = 2000  # settings menus in private chats remembered (oldest forgotten first)
 ADMIN_TTL = 60.0  # seconds an admin check is trusted
 ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -77,10 +76,6 @@ class Context:
     # Every per-user and per-chat fact below is bounded (adapters/bounded.py).
     dm_ok: BoundedSet[str] = field(default_factory=lambda: BoundedSet(USERS))
     notices: BoundedDict[str, deque[str]] = field(default_factory=lambda: BoundedDict(CHATS))
-    # Settings menus sent to an admin's private chat: (chat, message) -> the group they set.
-    private_menus: BoundedDict[tuple[int, int], ChatRef] = field(
-        default_factory=lambda: BoundedDict(PRIVATE_MENUS)
-    )
     group_titles: BoundedDict[int, str] = field(default_factory=lambda: BoundedDict(CHATS))
     _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
         default_factory=lambda: BoundedDict(USERS)

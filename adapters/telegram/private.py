@@ -13,7 +13,17 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.plays import Play
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
-from bot.table import Act, Actor, ChatRef, Command, Join, PrivateSnapshot, Ready, SetAutoplay
+from bot.table import (
+    Act,
+    Actor,
+    ChatRef,
+    Command,
+    Join,
+    PrivateSnapshot,
+    Ready,
+    Reply,
+    SetAutoplay,
+)
 from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
@@ -56,7 +66,7 @@ class PrivateChat:
             return
         if key is None:
             self.ctx.tell(uid, t("tg_welcome", user_lang(user)))
-            for table_key in self._playing(uid):
+            for table_key in await self._playing(uid):
                 self.pub.touch_hand(table_key, uid, fresh=True)
             return
         chat = ChatRef.from_key(key)
@@ -73,13 +83,17 @@ class PrivateChat:
         else:
             self.ctx.tell(uid, reply_text(reply, lang))
 
-    def _playing(self, uid: str) -> list[str]:
+    async def _playing(self, uid: str) -> list[str]:
+        """The tables where this user holds a hand now (any worker may have seated them:
+        the manager asks its store, and a table not in this worker's memory is read)."""
         manager = self.ctx.manager
-        return [
-            key
-            for key in manager.tables_of(uid, "tg")
-            if manager.private_snapshot(key, uid) is not None
-        ]
+        playing = []
+        for key in await manager.tables_of(uid, "tg"):
+            if manager.snapshot(key) is None:
+                await manager.current(ChatRef.from_key(key))
+            if manager.private_snapshot(key, uid) is not None:
+                playing.append(key)
+        return playing
 
     async def press(self, query: CallbackQuery, press: ActPress) -> None:
         ctx = self.ctx
@@ -127,10 +141,20 @@ class PrivateChat:
         reply = await manager.handle(
             Act(chat=chat, actor=actor, action=action, version=press.version)
         )
-        if reply.ok:
-            self._played[(key, uid)] = press.version
-            await self._replace_keyboard(query, key, uid, press.tid)
+        await self._answer_play(query, press, reply, key, uid, lang)
+
+    async def _answer_play(
+        self, query: CallbackQuery, press: ActPress, reply: Reply, key: str, uid: str, lang: Lang
+    ) -> None:
+        """The answer first: it is the command's verdict, true from the commit on, and it
+        needs no place in the bot-wide rate limiter (no chat) — the keyboard's edit does,
+        and under load waiting for that held the player's spinner for seconds."""
+        if not reply.ok:
+            await query.answer(reply_text(reply, lang))
+            return
+        self._played[(key, uid)] = press.version
         await query.answer(reply_text(reply, lang))
+        await self._replace_keyboard(query, key, uid, press.tid)
 
     async def _stale(
         self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang

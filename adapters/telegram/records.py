@@ -127,7 +127,7 @@ class RecordChat:
                 filename="replay.png",
             )
             session = StepSession(chat.group_key, opened.number, 0, owner, lang)
-            self.desk.remember(_session_key(chat_id, msg.message_id), session)
+            await self.desk.remember(_session_key(chat_id, msg.message_id), session)
             return True
 
         self.ctx.sender.post(chat_id, send_summary)
@@ -142,7 +142,7 @@ class RecordChat:
             await query.answer(t("rec_stale", user_lang(query.from_user)))
             return
         key = _session_key(message.chat.id, message.message_id)
-        session = self.desk.session(key)
+        session = await self.desk.session(key)
         lang = session.lang if session is not None else user_lang(query.from_user)
         if session is not None and session.number != press.number:
             await query.answer(t("rec_stale", lang))
@@ -150,7 +150,7 @@ class RecordChat:
         if press.to == press.shown:
             await query.answer()  # the position label: nothing to do
             return
-        moved = self.desk.step(key, uid, press.shown, press.to)
+        moved = await self.desk.step(key, uid, press.shown, press.to)
         if isinstance(moved, Refused):
             await query.answer(moved.text(lang))
             return
@@ -207,7 +207,7 @@ class RecordChat:
         target = message.reply_to_message
         if target is None:
             return t("why_usage", lang)
-        session = self.desk.session(_session_key(target.chat.id, target.message_id))
+        session = await self.desk.session(_session_key(target.chat.id, target.message_id))
         if session is not None:
             return await self.desk.why(chat, session.number, session.index, lang)
         ref = self.ctx.book.table(chat.key)

@@ -30,6 +30,10 @@ from .info import changes_text, rules_text
 log = logging.getLogger(__name__)
 
 PER_PAGE = 8
+# A settings menu in an admin's private chat: which group it sets is kept this long (in
+# the store, so any worker answers its buttons); after that its presses are "out of date".
+PRIVATE_MENU = "tg_private_menu"
+PRIVATE_MENU_TTL = 24 * 3600.0
 NUMBER_OPS = {"T": "turn_seconds", "M": "match_hands", "G": "target_score"}
 Screen = tuple[str, InlineKeyboardMarkup | None]
 
@@ -183,7 +187,9 @@ class SettingsMenu:
 
         async def job() -> bool:
             msg = await ctx.api.send_message(user_id, text, reply_markup=markup)
-            ctx.private_menus[(user_id, msg.message_id)] = chat
+            key = _private_menu_key(user_id, msg.message_id)
+            value = {"chat": chat.key}
+            await ctx.manager.interactions.keep(key, PRIVATE_MENU, value, PRIVATE_MENU_TTL)
             return True
 
         ctx.sender.post(user_id, job)
@@ -205,13 +211,15 @@ class SettingsMenu:
             await query.answer()
             return
         if message.chat.type == ChatType.PRIVATE:
-            # A menu sent to an admin's private chat: which group it sets was noted
-            # when it was sent (a menu from before a restart has to be opened again).
-            found = self.ctx.private_menus.get((message.chat.id, message.message_id))
-            if found is None:
+            # A menu sent to an admin's private chat: which group it sets was kept when
+            # it was sent, for a day (any worker reads it).
+            key = _private_menu_key(message.chat.id, message.message_id)
+            kept = await self.ctx.manager.interactions.get(key, PRIVATE_MENU)
+            raw = None if kept is None else kept.value.get("chat")
+            if not isinstance(raw, str):
                 await query.answer(t("stale", user_lang(query.from_user)))
                 return
-            chat = found
+            chat = ChatRef.from_key(raw)
         else:
             chat = chat_of(message)  # type: ignore[arg-type]
         lang = await self.ctx.lang(chat)
@@ -297,3 +305,7 @@ class SettingsMenu:
 
         # Rapid presses on one menu collapse into a single edit showing the last screen.
         self.ctx.sender.touch(chat_id, ("menu", message_id), job, 0.0)
+
+
+def _private_menu_key(user_id: int, message_id: int) -> str:
+    return f"tg:menu:{user_id}:{message_id}"

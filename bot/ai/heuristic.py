@@ -11,15 +11,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
+from ..engine.cards import I_THREE
+from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
-from ..engine.state import SeatStatus, opp, same_team
+from ..engine.state import opp, same_team
 from ..engine.views import SeatView
-from .hand import RANK_SLOTS, jokers, minus, play_of, plays_needed, runs_out_burning
+from .choices import (
+    Choice,
+    burner_lead,
+    card_cost,
+    choices,
+    known_min,
+    pick_burn,
+    revolt_gouji,
+    spends_last_guard,
+)
+from .hand import minus, plays_needed
 from .tribute import pick_return
-
-Choice = tuple[Action, Play]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +74,12 @@ class HeuristicPolicy:
         if revolt is not None and self._wants_revolt(view, rules):
             return revolt
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
-        plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
+        plays = choices(legal, ActionKind.PLAY)
         if view.public.to_act == view.seat and (plays or can_pass):
             return self._turn(view, plays, can_pass, rules)
-        burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
+        burns = choices(legal, ActionKind.BURN)
         if burns:
-            return self._burn(view, burns, rules)
+            return pick_burn(view, burns, rules, lambda p: self.cost(p, view.hand))
         return None  # no 明点 without knowing the opposite's hand; never waive 够死级 plays
 
     def _rules(self, view: SeatView) -> Rules:
@@ -83,15 +91,9 @@ class HeuristicPolicy:
     def cost(self, p: Play, hand: Sequence[int]) -> float:
         """How much of the hand's strength a play spends (lower is cheaper)."""
         w = self.w
-        if p.base == JOKERS_BASE:
-            rank = w.joker_set
-        elif p.base == TWOS_BASE:
-            rank = 12.0 + w.two * (p.n - 1)
-        else:
-            rank = float(p.base - 3)
-            if p.n < hand[p.base - 3]:
-                rank += w.split
-        return rank + w.two * p.twos + w.small * p.small + w.big * p.big
+        return card_cost(
+            p, hand, two=w.two, small=w.small, big=w.big, joker_set=w.joker_set, split=w.split
+        )
 
     # -- turns ------------------------------------------------------------------------
     def _turn(self, view: SeatView, plays: list[Choice], can_pass: bool, rules: Rules) -> Action:
@@ -113,7 +115,7 @@ class HeuristicPolicy:
             if last:
                 return max(last, key=lambda c: self.cost(c[1], hand))[0]
         if view.public.seats[view.seat - 1].burning:
-            return self._burner_lead(plays, hand)
+            return burner_lead(plays, hand)
         # Low rank groups, nothing attached: 2s and jokers stay for 够级 duels.
         plain = [c for c in plays if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)]
         if not plain:
@@ -133,27 +135,10 @@ class HeuristicPolicy:
 
         return min(plain, key=score)[0]
 
-    def _known_min(self, view: SeatView, mates: bool) -> int | None:
+    @staticmethod
+    def _known_min(view: SeatView, mates: bool) -> int | None:
         """The fewest cards a playing teammate (or opponent) is known to hold."""
-        known = [
-            n
-            for s in view.public.seats
-            if s.seat != view.seat
-            and same_team(s.seat, view.seat) == mates
-            and s.status is SeatStatus.PLAYING
-            and (n := s.count if s.count is not None else s.reported) is not None
-        ]
-        return min(known, default=None)
-
-    def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
-        # One joker per play stretches the jokers over the most groups; a big one first
-        # since nobody can beat it, so the burn is not released.
-        def key(c: Choice) -> tuple[int, bool, int, int, int]:
-            p = c[1]
-            whole = 0 < p.base < TWOS_BASE and p.n == hand[p.base - 3]
-            return (p.jokers, not whole, p.twos, -p.big, p.base)
-
-        return min(plays, key=key)[0]
+        return known_min(view, mates, lambda seat: _shown_count(view, seat))
 
     def _answer(self, view: SeatView, plays: list[Choice], rules: Rules) -> Action:
         pub = view.public
@@ -179,47 +164,19 @@ class HeuristicPolicy:
 
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
-        if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
-            return 0.0
-        if hand[I_BIG]:
-            spent = p.big >= hand[I_BIG]
-        elif hand[I_SMALL]:
-            spent = p.small >= hand[I_SMALL]
-        else:
-            return 0.0
-        return self.w.last_big if spent else 0.0
+        return self.w.last_big if spends_last_guard(p, hand, rules) else 0.0
 
     def _near_out(self, view: SeatView, seat: int) -> bool:
-        pub = view.public.seats[seat - 1]
-        n = pub.count if pub.count is not None else pub.reported
+        n = _shown_count(view, seat)
         return n is not None and n <= self.w.near_out
-
-    # -- burns ------------------------------------------------------------------------
-    def _burn(self, view: SeatView, burns: list[Choice], rules: Rules) -> Action | None:
-        hand = view.hand
-        total = sum(hand)
-        top = view.public.top_seat
-        finish = [c for c in burns if c[1].size == total]
-        if finish:
-            return finish[0][0]
-        if top is None or same_team(top, view.seat):
-            return None
-        if rules.burn_success == "first_trick":
-            ok = burns  # the burning play wins the trick outright
-        else:
-            ok = [c for c in burns if runs_out_burning(minus(hand, c[1].counts()), rules)]
-        if not ok:
-            return None
-        return min(ok, key=lambda c: self.cost(c[1], hand))[0]
 
     # -- before play ------------------------------------------------------------------
     def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
-        # A second revolt voids the hand: nobody gains from that.
-        if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
-            return False
-        hand = view.hand
-        if hand[I_TWO] or jokers(hand):
-            return False
         # 够级-sized ranks are what wins tricks without 2s or jokers.
-        gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
-        return gouji <= self.w.revolt_max_gouji
+        gouji = revolt_gouji(view, rules)
+        return gouji is not None and gouji <= self.w.revolt_max_gouji
+
+
+def _shown_count(view: SeatView, seat: int) -> int | None:
+    s = view.public.seats[seat - 1]
+    return s.count if s.count is not None else s.reported

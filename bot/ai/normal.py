@@ -28,24 +28,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, parse
-from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, opens_point
+from ..engine.cards import I_BIG, I_THREE, I_TWO, parse
+from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, is_pure_gouji, opens_point
 from ..engine.rules import Rules
 from ..engine.state import SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
+from . import chong
+from .choices import (
+    Choice,
+    burner_lead,
+    card_cost,
+    choices,
+    known_min,
+    pick_burn,
+    revolt_gouji,
+    spends_last_guard,
+)
 from .hand import (
-    RANK_SLOTS,
     jokers,
     last_play,
     minus,
     play_of,
     plays_needed,
-    runs_out_burning,
 )
 from .tracking import Seen, est_count, known_count, passed_on
 from .tribute import pick_return
-
-Choice = tuple[Action, Play]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,22 +117,25 @@ class NormalPolicy:
         if returns:
             return pick_return(view.hand, returns, rules)
         revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
-        if revolt is not None and self._wants_revolt(view, rules):
+        if revolt is not None and self._wants_revolt(view, rules, rng):
             return revolt
         declare = next((a for a in legal if a.kind is ActionKind.DECLARE_POINT and not a.pre), None)
         if declare is not None and self._wants_declare(view):
             return declare
+        chongdian = next((a for a in legal if a.kind is ActionKind.CHONGDIAN), None)
+        if chongdian is not None and chong.wants_chongdian(view, rng):
+            return chongdian
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
-        plays = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.PLAY and a.cards]
+        plays = choices(legal, ActionKind.PLAY)
         if view.public.to_act == view.seat and (plays or can_pass):
             rang = next((a for a in legal if a.kind is ActionKind.RANG), None)
             mate = down(down(view.seat))
             if view.public.seats[mate - 1].status is not SeatStatus.PLAYING:
                 rang = None  # 让 helps only while the teammate two seats on can answer
             return self._turn(view, plays, can_pass, rang, rules)
-        burns = [(a, play_of(a.cards)) for a in legal if a.kind is ActionKind.BURN and a.cards]
+        burns = choices(legal, ActionKind.BURN)
         if burns:
-            return self._burn(view, burns, rules)
+            return pick_burn(view, burns, rules, lambda p: self.cost(p, view.hand, rules))
         return None  # never waive 够死级 plays
 
     # -- costs ------------------------------------------------------------------------
@@ -137,19 +147,14 @@ class NormalPolicy:
         if self._abundant(hand, rules):
             # More 2s and jokers than groups left to cover: they are just the way out now.
             two, small, big = w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
-        if p.base == JOKERS_BASE:
-            rank = w.joker_set
-        elif p.base == TWOS_BASE:
-            rank = 12.0 + two * (p.n - 1)
-        else:
-            rank = float(p.base - 3)
-            held = hand[p.base - 3]
-            if p.n < held:
-                rank += w.split
-                whole = Play(p.base, held)
-                if is_gouji(whole, rules) and not is_gouji(Play(p.base, held - p.n), rules):
-                    rank += w.split_gouji
-        return rank + two * p.twos + small * p.small + big * p.big
+        out = card_cost(
+            p, hand, two=two, small=small, big=big, joker_set=w.joker_set, split=w.split
+        )
+        if 0 < p.base < TWOS_BASE and p.n < (held := hand[p.base - 3]):
+            whole = Play(p.base, held)
+            if is_gouji(whole, rules) and not is_gouji(Play(p.base, held - p.n), rules):
+                out += w.split_gouji  # breaking a 够级-sized set into a smaller one
+        return out
 
     def _abundant(self, hand: Sequence[int], rules: Rules) -> bool:
         """Whether the 2s and jokers outnumber the rank groups still to be played."""
@@ -182,15 +187,7 @@ class NormalPolicy:
 
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
-        if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
-            return 0.0
-        if hand[I_BIG]:
-            spent = p.big >= hand[I_BIG]
-        elif hand[I_SMALL]:
-            spent = p.small >= hand[I_SMALL]
-        else:
-            return 0.0
-        return self.w.last_big if spent else 0.0
+        return self.w.last_big if spends_last_guard(p, hand, rules) else 0.0
 
     # -- turns ------------------------------------------------------------------------
     def _turn(
@@ -207,6 +204,9 @@ class NormalPolicy:
         if finish:
             return min(finish, key=lambda c: self.cost(c[1], hand, rules))[0]
         if not can_pass:
+            if view.public.seats[view.seat - 1].status is SeatStatus.REVOLTED and plays:
+                # 冲点: the hand is dead afterwards; lead what is hardest to beat.
+                return max(plays, key=lambda c: chong.hardness(c[1]))[0]
             return self._lead(view, plays, rules)
         return self._answer(view, plays, rang, rules)
 
@@ -218,7 +218,7 @@ class NormalPolicy:
             if last:
                 return max(last, key=lambda c: self.cost(c[1], hand, rules))[0]
         if view.public.seats[view.seat - 1].burning:
-            return self._burner_lead(plays, hand)
+            return burner_lead(plays, hand)
         plain = [c for c in plays if 0 < c[1].base < TWOS_BASE and not (c[1].twos or c[1].jokers)]
         whole = [c for c in plain if c[1].n == hand[c[1].base - 3]]
         if not whole:
@@ -273,23 +273,7 @@ class NormalPolicy:
         return len(whole) == 1 and whole[0][1].base == 4 and len(plain) == 1
 
     def _known_min(self, view: SeatView, mates: bool) -> int | None:
-        known = [
-            n
-            for s in view.public.seats
-            if s.seat != view.seat
-            and same_team(s.seat, view.seat) == mates
-            and s.status is SeatStatus.PLAYING
-            and (n := self._count(view, s.seat)) is not None
-        ]
-        return min(known, default=None)
-
-    def _burner_lead(self, plays: list[Choice], hand: Sequence[int]) -> Action:
-        def key(c: Choice) -> tuple[int, bool, int, int, int]:
-            p = c[1]
-            whole = 0 < p.base < TWOS_BASE and p.n == hand[p.base - 3]
-            return (p.jokers, not whole, p.twos, -p.big, p.base)
-
-        return min(plays, key=key)[0]
+        return known_min(view, mates, lambda seat: self._count(view, seat))
 
     def _answer(
         self, view: SeatView, plays: list[Choice], rang: Action | None, rules: Rules
@@ -302,6 +286,8 @@ class NormalPolicy:
             return passing  # never take a trick from a teammate unless it ends our hand
         hand = view.hand
         w = self.w
+        if pub.seats[top - 1].status is SeatStatus.REVOLTED:
+            return self._answer_chong(plays, hand, rules)
         duel = pub.top_gouji and (top == opp(me) or pub.seats[me - 1].headless)
         # A burner runs out unless its opposite beats one of its plays (解烧): stop it.
         urgent = self._near_out(view, top) or (w.stop_burn and pub.seats[top - 1].burning)
@@ -330,6 +316,17 @@ class NormalPolicy:
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
+
+    def _answer_chong(self, plays: list[Choice], hand: Sequence[int], rules: Rules) -> Action:
+        """冲点: a pure answer opens our point and sheds cards; beating all three of the
+        revolter's plays sends it to 大落, so a dear answer is worth it here too."""
+        pure = [c for c in plays if is_pure_gouji(c[1])]
+        if pure:
+            return min(pure, key=lambda c: self.cost(c[1], hand, rules))[0]
+        best = min(plays, key=lambda c: self.cost(c[1], hand, rules))
+        if self.cost(best[1], hand, rules) <= self.w.urgent:
+            return best[0]
+        return Action(ActionKind.PASS)
 
     def _limit(
         self, view: SeatView, duel: bool, urgent: bool, rest: Sequence[int], rules: Rules
@@ -379,33 +376,15 @@ class NormalPolicy:
         n = self._count(view, seat)
         return n is not None and 0 < n <= self.w.near_out
 
-    # -- burns ------------------------------------------------------------------------
-    def _burn(self, view: SeatView, burns: list[Choice], rules: Rules) -> Action | None:
-        hand = view.hand
-        total = sum(hand)
-        top = view.public.top_seat
-        finish = [c for c in burns if c[1].size == total]
-        if finish:
-            return finish[0][0]
-        if top is None or same_team(top, view.seat):
-            return None
-        if rules.burn_success == "first_trick":
-            ok = burns
-        else:
-            ok = [c for c in burns if runs_out_burning(minus(hand, c[1].counts()), rules)]
-        if not ok:
-            return None
-        return min(ok, key=lambda c: self.cost(c[1], hand, rules))[0]
-
     # -- before play ------------------------------------------------------------------
-    def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
-        if any(s.status is SeatStatus.REVOLTED for s in view.public.seats):
-            return False  # a second revolt voids the hand
-        hand = view.hand
-        if hand[I_TWO] or jokers(hand):
+    def _wants_revolt(self, view: SeatView, rules: Rules, rng: random.Random) -> bool:
+        gouji = revolt_gouji(view, rules)
+        if gouji is None:
             return False
-        gouji = sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
-        return gouji <= self.w.revolt_max_gouji
+        if gouji <= self.w.revolt_max_gouji:
+            return True
+        # Strong 够级 sets and no 2s or jokers: revolt only to 冲点 with them.
+        return rules.chongdian and rules.dadian and chong.wants_chongdian(view, rng)
 
     def _wants_declare(self, view: SeatView) -> bool:
         """明点: the opposite opens only if a pure 够级 set of its lives, and we answer it."""

@@ -107,6 +107,8 @@ def play_hand(state: HandState, policies: Sequence[Policy], rng: random.Random) 
             choice = decide(st, seat, policies[seat - 1], rng)
             if choice is not None:
                 _step(log, seat, choice)
+                if choice.kind is ActionKind.REVOLT:
+                    pre_asked.discard(seat)  # a revolter may now 冲点: ask it again
             continue
         burns = [d.seat for d in pending if d.kind is DecisionKind.BURN]
         if burns and burn_asked != st.step:

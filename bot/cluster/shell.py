@@ -26,11 +26,13 @@ from ..store import Deadline as DeadlineRow
 from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
+from ..table.interactions import Interactions
 from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
 from . import receipts
+from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
@@ -69,9 +71,18 @@ class SharedTableManager(TableManager):
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
+        # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
+        # however much of it waits, commands keep theirs.
+        bookkeeping = store.background()
         self.relay = OutboxRelay(
-            store, self.worker, self._deliver, self.clock.now, lease_seconds, timings=self.timings
+            bookkeeping,
+            self.worker,
+            self._deliver,
+            self.clock.now,
+            lease_seconds,
+            timings=self.timings,
         )
+        self.meta = MetaWriter(bookkeeping, self.timings)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
@@ -79,6 +90,11 @@ class SharedTableManager(TableManager):
         self.inline_relay = inline_relay
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
         self._sending: set[asyncio.Task[Any]] = set()
+        # Who sits at each table as the store's ``table_players`` has it (written only
+        # when it changes; unknown until this worker first writes the table).
+        self._seated: dict[str, tuple[str, ...]] = {}
+        self._seating: dict[str, tuple[str, ...]] = {}  # written by the open transaction
+        self.interactions = Interactions(store, self.clock.now)
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -146,10 +162,13 @@ class SharedTableManager(TableManager):
     async def set_meta(self, key: str, name: str, value: Json) -> None:
         """An adapter's value (a message id, the group budget's recent calls): a row of
         its own, committed without the table's lock and without a new table version, so
-        this bookkeeping never waits for a command nor makes the others reload."""
+        this bookkeeping never waits for a command nor makes the others reload — and in
+        batches on the bookkeeping's own connections (``MetaWriter``). A value this worker
+        already holds (its own, or heard from the others) is not written again."""
+        if key in self.tables and name in self.meta_of(key) and self.meta_of(key)[name] == value:
+            return
         with self.timings.phase("set_meta"):
-            async with self.shared.transaction() as tx:
-                await tx.set_table_meta(key, name, value)
+            await self.meta.write(key, name, value)
             if key in self.tables:
                 self.meta_of(key)[name] = value
 
@@ -162,6 +181,10 @@ class SharedTableManager(TableManager):
             keys = [key for key, _ in await tx.live_tables()]
         for key in keys:
             await self.refresh(key)
+        # Tables from before the seat index (schema 5) enter it here.
+        seated = [(u, k) for k in keys if k in self.tables for u in _users(self.tables[k])]
+        async with self.shared.transaction() as tx:
+            await tx.add_players(seated)
         self._listening = await self.shared.listen_tables(self._heard)
         await self.shared.listen_meta(self._heard_meta)
         return len(keys)
@@ -196,6 +219,12 @@ class SharedTableManager(TableManager):
             if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
 
+    async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
+        """The live tables where this person has a seat, whichever worker seated them
+        (the store's index, not this worker's memory)."""
+        async with self.shared.transaction(readonly=True) as tx:
+            return await tx.tables_of(user_id, "" if platform is None else platform + ":")
+
     async def current(self, chat: ChatRef) -> TableSnapshot | None:
         """The live table at this chat. While this worker hears every commit and its copy
         is as new as the newest it heard of, the copy answers (adapters ask before each
@@ -227,10 +256,12 @@ class SharedTableManager(TableManager):
             if key in self.tables:
                 self.forget(key)
             self._versions.pop(key, None)
+            self._seated.pop(key, None)
             return None
         cached = self.tables.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
+        self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
         t = await self._rebuild(tx, key, row, cached)
         self.keep(key, cached, t)
         self._versions[key] = row.version
@@ -294,23 +325,27 @@ class SharedTableManager(TableManager):
         if t is before and not result.finished and not result.outs and not force:
             return False
         self.keep(key, before, t)
-        version = await tx.write(self._table_write(t, result, settings))
-        await tx.set_deadline(key, *self._due_of(t))
-        if result.outs:
-            # The key makes a message's identity: a step is written once per version.
-            messages = [
-                (f"{key}#{version}.{i}", type(out).__name__, out_to_json(out))
-                for i, out in enumerate(result.outs)
-            ]
-            await tx.enqueue_many(key, messages, self.clock.now())
+        seated = _users(t) if t.live() else ()
+        players = None if self._seated.get(key) == seated else seated
+        # One statement on PostgreSQL: the table, its actions and hands, its deadline row
+        # and the messages it causes (keyed by the new version: written once per version).
+        version = await tx.write(self._table_write(t, result, settings, players))
+        self._seating[key] = seated
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
         return True
 
-    def _table_write(self, t: Table, result: Step, settings: GroupSettings | None) -> TableWrite:
+    def _table_write(
+        self,
+        t: Table,
+        result: Step,
+        settings: GroupSettings | None,
+        players: tuple[str, ...] | None = None,
+    ) -> TableWrite:
         """What the store must hold after this step: the record with its runtime, the
-        actions it has not got yet (all of a new deal), finished hands, new settings."""
+        actions it has not got yet (all of a new deal), finished hands, new settings, the
+        deadline row and the step's messages."""
         deal, saved = self.saved_log(t.key)
         new_deal = deal != t.deal_no
         start = 0 if new_deal else saved
@@ -329,9 +364,18 @@ class SharedTableManager(TableManager):
             hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
             settings=None if settings is None else (group, settings.to_json()),
             notify=True,
+            players=players,
+            deadline=self._due_of(t),
+            messages=tuple((type(out).__name__, out_to_json(out)) for out in result.outs),
+            queued=self.clock.now(),
         )
 
     def _committed(self, key: str) -> None:
+        seated = self._seating.pop(key, None)
+        if seated:
+            self._seated[key] = seated
+        elif seated is not None:
+            self._seated.pop(key, None)  # the table ended: nothing to remember
         version = self._written.pop(key, None)
         if version is not None:
             self._versions[key] = version
@@ -340,6 +384,8 @@ class SharedTableManager(TableManager):
         # What memory holds of this table may be what was not committed: forget it.
         self._written.pop(key, None)
         self._versions.pop(key, None)
+        self._seating.pop(key, None)
+        self._seated.pop(key, None)
         if key in self.tables:
             self.forget(key)
 
@@ -429,6 +475,11 @@ class SharedTableManager(TableManager):
             await self._reload_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
+
+
+def _users(t: Table) -> tuple[str, ...]:
+    """The users seated at a table, in order (AI seats have none)."""
+    return tuple(sorted({s.user_id for s in t.seats if s and s.user_id}))
 
 
 def _version_of(msg_key: str) -> int:

@@ -27,7 +27,10 @@ from .why import why_frame, why_play
 
 HISTORY_SIZE = 10
 CACHE_SIZE = 32  # opened records kept for the ◀ ▶ presses that follow
-SESSIONS = 256  # stepper messages remembered (the oldest are forgotten: then "stale")
+# A stepper message's state is kept this long (in the store: any worker answers its
+# buttons); a press after that is answered "out of date".
+SESSION_TTL = 24 * 3600.0
+STEPPER = "stepper"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,6 @@ class StepSession:
 class RecordDesk:
     manager: TableManager
     _cache: OrderedDict[tuple[str, int], Opened] = field(default_factory=OrderedDict)
-    _sessions: OrderedDict[str, StepSession] = field(default_factory=OrderedDict)
 
     # -- queries ------------------------------------------------------------------------
     async def history(self, chat: ChatRef, lang: Lang) -> str:
@@ -171,22 +173,36 @@ class RecordDesk:
         return opened.why(index, lang)
 
     # -- stepper sessions ---------------------------------------------------------------
-    def remember(self, message: str, session: StepSession) -> None:
+    async def remember(self, message: str, session: StepSession) -> None:
         """Bind a posted stepper message (a platform-specific id) to its session."""
-        self._sessions[message] = session
-        self._sessions.move_to_end(message)
-        while len(self._sessions) > SESSIONS:
-            self._sessions.popitem(last=False)
+        value = {
+            "group": session.group,
+            "number": session.number,
+            "owner": session.owner,
+            "lang": session.lang,
+        }
+        await self.manager.interactions.keep(message, STEPPER, value, SESSION_TTL)
+        if session.index:
+            await self.manager.interactions.move(message, 0, session.index)
 
-    def session(self, message: str) -> StepSession | None:
-        return self._sessions.get(message)
+    async def session(self, message: str) -> StepSession | None:
+        kept = await self.manager.interactions.get(message, STEPPER)
+        if kept is None:
+            return None
+        v = kept.value
+        try:
+            lang: Lang = "en" if v["lang"] == "en" else "zh"
+            return StepSession(str(v["group"]), int(v["number"]), kept.step, str(v["owner"]), lang)
+        except (KeyError, TypeError, ValueError):
+            return None  # written by another version: out of date
 
-    def step(self, message: str, user: str, shown: int, to: int) -> StepSession | Refused:
+    async def step(self, message: str, user: str, shown: int, to: int) -> StepSession | Refused:
         """A ◀ ▶ press on ``message`` by ``user``, made while it showed frame ``shown``.
 
-        Refused when the message is unknown or already moved on (stale) or when someone
-        other than its opener presses (foreign); otherwise the session moves to ``to``."""
-        s = self._sessions.get(message)
+        Refused when the message is unknown or expired or already moved on (stale) or
+        when someone other than its opener presses (foreign); otherwise the session moves
+        to ``to`` — once, whichever worker the press reached (a compare-and-set)."""
+        s = await self.session(message)
         if s is None or s.index != shown:
             return Refused("rec_stale")
         if s.owner != user:
@@ -194,6 +210,8 @@ class RecordDesk:
         cached = self._cache.get((s.group, s.number))
         last = cached.last if cached is not None else None
         if to < 0 or (last is not None and to > last):
+            return Refused("rec_stale")
+        if not await self.manager.interactions.move(message, shown, to):
             return Refused("rec_stale")
         s.index = to
         return s

@@ -14,6 +14,7 @@ from .db import (
     default_db_path,
     default_store_target,
     is_postgres_url,
+    outbox_key,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "default_db_path",
     "default_store_target",
     "is_postgres_url",
+    "outbox_key",
 ]

@@ -21,6 +21,16 @@ class Dialect(StrEnum):
     POSTGRES = "postgres"
 
 
+class Lane(StrEnum):
+    """Whose transaction: a command's (a player waits for its answer) or bookkeeping's
+    (the outbox relay, adapters' values). PostgreSQL gives each lane a pool of its own,
+    so bookkeeping can never take the connections commands need; SQLite has one
+    connection and ignores it."""
+
+    COMMANDS = "commands"
+    BACKGROUND = "background"
+
+
 class Tx(ABC):
     """One open transaction: everything run through it commits together or not at all."""
 
@@ -78,7 +88,9 @@ class Backend(ABC):
     async def close(self) -> None: ...
 
     @abstractmethod
-    def transaction(self, readonly: bool = False) -> AbstractAsyncContextManager[Tx]:
+    def transaction(
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+    ) -> AbstractAsyncContextManager[Tx]:
         """Commit on a normal exit, roll back on an exception (or a killed process)."""
 
     @abstractmethod

@@ -9,6 +9,7 @@ the whole step or none of it.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backend import Backend, Dialect, Tx
+from .backend import Backend, Dialect, Lane, Row, Tx
 
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
@@ -86,6 +87,14 @@ class TableWrite:
     hands: tuple[HandWrite, ...] = ()
     settings: tuple[str, dict[str, Any]] | None = None  # (group_key, settings)
     notify: bool = False  # tell the other workers the table's new version at the commit
+    # The table's one deadline row after the step: (kind, due), due None for none; None
+    # leaves the row as it is (one process keeps its timers in memory).
+    deadline: tuple[str, float | None] | None = None
+    # What the step causes to be sent, (kind, payload) in order, queued in the outbox of
+    # the table's chat under ``outbox_key(table, new version, i)``, at ``queued``.
+    messages: tuple[tuple[str, dict[str, Any]], ...] = ()
+    queued: float = 0.0
+    players: tuple[str, ...] | None = None  # the seated users, when they changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +123,37 @@ class OutboxMessage:
     state: str
 
 
+def outbox_key(table_key: str, version: int, index: int) -> str:
+    """A message's identity: the ``index``-th output of the step that wrote ``version``
+    (a step is written once per version, so a repeated step does not queue twice)."""
+    return f"{table_key}#{version}.{index}"
+
+
 def _loads(raw: str) -> Any:
     return json.loads(raw)
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def _meta_payload(table_key: str, name: str, value: Any) -> str:
+    """The NOTIFY that carries an adapter's value to the other workers."""
+    payload = _dumps([table_key, name, value])
+    if len(payload.encode()) > META_PAYLOAD_MAX:
+        payload = _dumps([table_key, name])  # listeners read it from the row
+    return payload
+
+
+def _points_of(w: TableWrite) -> list[str]:
+    """The fault points a step passes, in order (the crash tests kill a process at each)."""
+    points = ["settings"] if w.settings is not None else []
+    if w.drop_all_actions or w.drop_actions_before is not None:
+        points.append("drop_actions")
+    points.append("table")
+    if w.new_actions:
+        points.append("actions")
+    return points + ["hand"] * len(w.hands)
 
 
 class StoreTx:
@@ -150,9 +184,23 @@ class StoreTx:
 
     # -- tables and their action logs ---------------------------------------------------
     async def write(self, w: TableWrite) -> int:
-        """One step of a table: settings, log housekeeping, the table row, new actions and
-        finished hands with their stats — all in this transaction. Returns the row's new
-        version."""
+        """One step of a table: settings, log housekeeping, the table row, new actions,
+        finished hands with their stats, its deadline row and its messages — all in this
+        transaction. Returns the row's new version.
+
+        PostgreSQL does it in one statement (``gouji_write_step``, migration 5): one round
+        trip instead of one per part; the fault points then all come after it, still
+        inside the transaction. SQLite, with no round trips, runs the parts one by one."""
+        if self.tx.dialect is Dialect.POSTGRES:
+            version = await self._write_at_once(w)
+            if w.players is not None:  # seats changed: rare (a join, a leave, the end)
+                await self.set_players(w.table_key, w.players if w.live else ())
+            for point in _points_of(w):
+                self.fault(point)
+            return version
+        return await self._write_each(w)
+
+    async def _write_each(self, w: TableWrite) -> int:
         if w.settings is not None:
             await self.save_settings(*w.settings)
             self.fault("settings")
@@ -164,13 +212,65 @@ class StoreTx:
             self.fault("drop_actions")
         version = await self.save_table(w.table_key, w.record, w.live, w.updated, w.notify)
         self.fault("table")
+        if w.players is not None:
+            await self.set_players(w.table_key, w.players if w.live else ())
         if w.new_actions:
             await self.append_actions(w.table_key, w.new_actions)
             self.fault("actions")
         for hand in w.hands:
             await self.record_hand(hand.group_key, w.table_key, hand)
             self.fault("hand")
+        if w.deadline is not None:
+            await self.set_deadline(w.table_key, *w.deadline)
+        if w.messages:
+            await self.enqueue_many(
+                w.table_key,
+                [
+                    (outbox_key(w.table_key, version, i), kind, payload)
+                    for i, (kind, payload) in enumerate(w.messages)
+                ],
+                w.queued,
+            )
         return version
+
+    async def _write_at_once(self, w: TableWrite) -> int:
+        group, settings = w.settings if w.settings is not None else (None, None)
+        hands = [
+            {
+                "group": h.group_key,
+                "deal": h.deal_no,
+                "record": _dumps(h.record),
+                "players": [list(p) for p in h.players],
+            }
+            for h in w.hands
+        ]
+        kind, due = w.deadline if w.deadline is not None else ("", None)
+        row = await self.tx.fetchone(
+            "SELECT gouji_write_step(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "CAST(? AS JSONB), ?, ?, ?, ?, ?, ?)",
+            w.table_key,
+            _dumps(w.record),
+            w.live,
+            float(w.updated),
+            w.notify,
+            group,
+            None if settings is None else _dumps(settings),
+            w.drop_all_actions,
+            w.drop_actions_before,
+            [d for d, _, _, _ in w.new_actions],
+            [i for _, i, _, _ in w.new_actions],
+            [s for _, _, s, _ in w.new_actions],
+            [json.dumps(a) for _, _, _, a in w.new_actions],
+            _dumps(hands),
+            w.deadline is not None,
+            kind,
+            None if due is None else float(due),
+            [k for k, _ in w.messages],
+            [_dumps(p) for _, p in w.messages],
+            float(w.queued),
+        )
+        assert row is not None
+        return int(row[0])
 
     async def save_table(
         self,
@@ -227,17 +327,17 @@ class StoreTx:
     async def lock_table_and_settings(
         self, table_key: str, group_key: str
     ) -> tuple[StoredTable | None, dict[str, Any] | None]:
-        """``lock_table`` and ``load_settings`` in one round trip after the lock (a
-        command needs both; read after the lock, so both are as of its start)."""
-        await self.tx.lock_key(table_key)
-        row = await self.tx.fetchone(
-            "SELECT t.record, t.live, t.version, s.settings "
-            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
-            "LEFT JOIN tables t ON t.table_key = q.k "
-            "LEFT JOIN group_settings s ON s.group_key = q.g",
-            table_key,
-            group_key,
-        )
+        """``lock_table`` and ``load_settings`` (a command needs both; read after the
+        lock, so both are as of its start). PostgreSQL takes the lock and reads in one
+        round trip: a function whose read, a statement of its own, sees every commit made
+        before the lock was granted."""
+        if self.tx.dialect is Dialect.POSTGRES:
+            # The lock and the read in one round trip (``gouji_lock_table``, migration 5).
+            row = await self.tx.fetchone(
+                "SELECT * FROM gouji_lock_table(?, ?)", table_key, group_key
+            )
+        else:
+            row = await self._lock_and_read(table_key, group_key)
         assert row is not None
         table = (
             None
@@ -245,6 +345,17 @@ class StoreTx:
             else StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
         )
         return table, None if row[3] is None else _loads(row[3])
+
+    async def _lock_and_read(self, table_key: str, group_key: str) -> Row | None:
+        await self.tx.lock_key(table_key)
+        return await self.tx.fetchone(
+            "SELECT t.record, t.live, t.version, s.settings "
+            "FROM (SELECT CAST(? AS TEXT) AS k, CAST(? AS TEXT) AS g) q "
+            "LEFT JOIN tables t ON t.table_key = q.k "
+            "LEFT JOIN group_settings s ON s.group_key = q.g",
+            table_key,
+            group_key,
+        )
 
     async def try_lock_table(self, table_key: str) -> bool:
         """The lock of ``lock_table`` if free now; never waits (timers use it, so they never
@@ -274,10 +385,32 @@ class StoreTx:
             name,
             raw,
         )
-        payload = _dumps([table_key, name, value])
-        if len(payload.encode()) > META_PAYLOAD_MAX:
-            payload = _dumps([table_key, name])  # listeners read it from the row
-        await self.tx.notify(META_CHANNEL, payload)
+        await self.tx.notify(META_CHANNEL, _meta_payload(table_key, name, value))
+
+    async def set_table_meta_many(self, values: Sequence[tuple[str, str, Any]]) -> None:
+        """``set_table_meta`` for many (table key, name, value): one statement on
+        PostgreSQL (each value's NOTIFY in it), one per value on SQLite."""
+        rows = [
+            (key, name, _dumps(value), _meta_payload(key, name, value))
+            for key, name, value in values
+        ]
+        if not rows:
+            return
+        if self.tx.dialect is not Dialect.POSTGRES:
+            await self.tx.executemany(
+                "INSERT INTO table_meta (table_key, name, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value",
+                [row[:3] for row in rows],
+            )
+            return
+        await self.tx.execute(
+            "WITH v AS (SELECT * FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
+            "CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS v (k, n, value, told)), "
+            "w AS (INSERT INTO table_meta (table_key, name, value) SELECT k, n, value FROM v "
+            "ON CONFLICT (table_key, name) DO UPDATE SET value = excluded.value) "
+            f"SELECT count(pg_notify('{META_CHANNEL}', told)) FROM v",
+            *([row[i] for row in rows] for i in range(4)),
+        )
 
     async def load_table_meta(self, table_key: str) -> dict[str, Any]:
         rows = await self.tx.fetch(
@@ -308,6 +441,75 @@ class StoreTx:
             start,
         )
         return [(int(s), _loads(a)) for s, a in rows]
+
+    # -- who sits where ------------------------------------------------------------------
+    async def set_players(self, table_key: str, users: Sequence[str]) -> None:
+        """The users seated at a live table (none: it ended)."""
+        await self.tx.execute("DELETE FROM table_players WHERE table_key = ?", table_key)
+        await self.add_players([(u, table_key) for u in users])
+
+    async def add_players(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """(user, table) rows, kept if already there."""
+        if pairs:
+            await self.tx.executemany(
+                "INSERT INTO table_players (user_id, table_key) VALUES (?, ?) "
+                "ON CONFLICT (user_id, table_key) DO NOTHING",
+                list(pairs),
+            )
+
+    async def tables_of(self, user_id: str, prefix: str = "") -> list[str]:
+        """The live tables where this user has a seat (keys starting with ``prefix``)."""
+        rows = await self.tx.fetch(
+            "SELECT p.table_key FROM table_players p JOIN tables t ON t.table_key = p.table_key "
+            "WHERE p.user_id = ? AND substr(p.table_key, 1, ?) = ? AND t.live "
+            "ORDER BY p.table_key",
+            user_id,
+            len(prefix),
+            prefix,
+        )
+        return [str(r[0]) for r in rows]
+
+    # -- interactive messages' state ----------------------------------------------------
+    async def keep_interaction(
+        self, key: str, kind: str, value: dict[str, Any], expires: float, now: float
+    ) -> None:
+        """The state behind an interactive message, until ``expires`` (wall seconds);
+        the expired ones go at the same time."""
+        await self.tx.execute("DELETE FROM interactions WHERE expires < ?", float(now))
+        await self.tx.execute(
+            "INSERT INTO interactions (key, kind, value, step, expires) VALUES (?, ?, ?, 0, ?) "
+            "ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value, "
+            "step = 0, expires = excluded.expires",
+            key,
+            kind,
+            _dumps(value),
+            float(expires),
+        )
+
+    async def interaction(
+        self, key: str, kind: str, now: float
+    ) -> tuple[dict[str, Any], int] | None:
+        """(value, step) of an interactive message not yet expired."""
+        row = await self.tx.fetchone(
+            "SELECT value, step FROM interactions WHERE key = ? AND kind = ? AND expires >= ?",
+            key,
+            kind,
+            float(now),
+        )
+        return (_loads(row[0]), int(row[1])) if row else None
+
+    async def move_interaction(self, key: str, shown: int, to: int, now: float) -> bool:
+        """Move an interactive message from step ``shown`` to ``to``; False if it is not
+        at ``shown`` any more (another press, on any worker, moved it first) or expired."""
+        rows = await self.tx.fetch(
+            "UPDATE interactions SET step = ? WHERE key = ? AND step = ? AND expires >= ? "
+            "RETURNING key",
+            to,
+            key,
+            shown,
+            float(now),
+        )
+        return bool(rows)
 
     # -- finished hands and stats -------------------------------------------------------
     async def record_hand(self, group_key: str, table_key: str, hand: HandWrite) -> None:
@@ -562,7 +764,24 @@ class Store:
             from .sqlite import SqliteBackend
 
             self.backend = SqliteBackend(self.target)
-        self.fault_hook: FaultHook | None = None
+        self.lane = Lane.COMMANDS
+        self._hook: list[FaultHook | None] = [None]  # one for this store and its lanes
+
+    @property
+    def fault_hook(self) -> FaultHook | None:
+        return self._hook[0]
+
+    @fault_hook.setter
+    def fault_hook(self, hook: FaultHook | None) -> None:
+        self._hook[0] = hook
+
+    def background(self) -> Store:
+        """This store for bookkeeping (the outbox relay, adapters' values): the same
+        database and back end, but on PostgreSQL through a pool of its own, so however
+        much of it waits, it never holds a connection a command needs."""
+        view = copy.copy(self)
+        view.lane = Lane.BACKGROUND
+        return view
 
     @property
     def dialect(self) -> Dialect:
@@ -609,7 +828,7 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self, readonly: bool = False) -> AsyncIterator[StoreTx]:
-        async with self.backend.transaction(readonly) as tx:
+        async with self.backend.transaction(readonly, self.lane) as tx:
             yield StoreTx(tx, self.fault_hook)
             if not readonly:
                 self._fault("commit")

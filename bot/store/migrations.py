@@ -7,6 +7,11 @@ columns) and the store's queries are one text for both. JSON values are stored a
 both. A step already applied somewhere never changes: the filled-in text of every step is
 exactly what it was when the step was released (tests/store/test_store.py checks the
 schema each back end ends with).
+
+A step may also be PostgreSQL's alone (``_POSTGRES_ONLY``): server-side functions that
+save a worker round trips to the database. SQLite, in the process itself, has no round
+trips to save; its entry for such a step changes nothing but the version, so the two
+lists keep the same numbers.
 """
 
 from __future__ import annotations
@@ -25,7 +30,92 @@ _POSTGRES_TYPES = {
     "serial": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
 }
 
-_STEPS: tuple[str, ...] = (
+# A command's database work in two statements — its lock and reads, then its whole
+# write. The read must follow the lock in a statement of its own (under READ COMMITTED a
+# statement sees what committed before it began; a function's each statement takes a new
+# snapshot), so a function does both in one round trip.
+_COMMAND_FUNCTIONS = """
+CREATE FUNCTION gouji_lock_table(p_key TEXT, p_group TEXT)
+RETURNS TABLE (r_record TEXT, r_live BOOLEAN, r_version INTEGER, r_settings TEXT)
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_key, 0));
+    RETURN QUERY
+        SELECT t.record, t.live, t.version, s.settings
+        FROM (SELECT p_key AS k, p_group AS g) q
+        LEFT JOIN tables t ON t.table_key = q.k
+        LEFT JOIN group_settings s ON s.group_key = q.g;
+END $$;
+
+CREATE FUNCTION gouji_write_step(
+    p_key TEXT, p_record TEXT, p_live BOOLEAN, p_updated DOUBLE PRECISION, p_notify BOOLEAN,
+    p_settings_group TEXT, p_settings TEXT, p_drop_all BOOLEAN, p_drop_before INTEGER,
+    p_deals INTEGER[], p_idxs INTEGER[], p_seats INTEGER[], p_actions TEXT[], p_hands JSONB,
+    p_set_deadline BOOLEAN, p_due_kind TEXT, p_due DOUBLE PRECISION,
+    p_kinds TEXT[], p_payloads TEXT[], p_created DOUBLE PRECISION
+) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+DECLARE
+    v INTEGER;
+    h JSONB;
+    p JSONB;
+BEGIN
+    IF p_settings_group IS NOT NULL THEN
+        INSERT INTO group_settings (group_key, settings) VALUES (p_settings_group, p_settings)
+        ON CONFLICT (group_key) DO UPDATE SET settings = excluded.settings;
+    END IF;
+    IF p_drop_all THEN
+        DELETE FROM actions WHERE table_key = p_key;
+    ELSIF p_drop_before IS NOT NULL THEN
+        DELETE FROM actions WHERE table_key = p_key AND deal_no < p_drop_before;
+    END IF;
+    INSERT INTO tables (table_key, record, live, version, updated)
+    VALUES (p_key, p_record, p_live, 1, p_updated)
+    ON CONFLICT (table_key) DO UPDATE SET record = excluded.record, live = excluded.live,
+        version = tables.version + 1, updated = excluded.updated
+    RETURNING tables.version INTO v;
+    IF p_notify THEN
+        PERFORM pg_notify('gouji_tables', v || ' ' || p_key);
+    END IF;
+    INSERT INTO actions (table_key, deal_no, idx, seat, action)
+    SELECT p_key, a.deal_no, a.idx, a.seat, a.action
+    FROM unnest(p_deals, p_idxs, p_seats, p_actions) AS a (deal_no, idx, seat, action)
+    ON CONFLICT (table_key, deal_no, idx) DO UPDATE SET
+        seat = excluded.seat, action = excluded.action;
+    FOR h IN SELECT value FROM jsonb_array_elements(p_hands) LOOP
+        INSERT INTO hands (group_key, table_key, deal_no, record)
+        VALUES (h ->> 'group', p_key, (h ->> 'deal')::INTEGER, h ->> 'record');
+        FOR p IN SELECT value FROM jsonb_array_elements(h -> 'players') LOOP
+            INSERT INTO player_stats (group_key, user_id, name, hands, firsts, lasts, points)
+            VALUES (h ->> 'group', p ->> 0, p ->> 1, 1,
+                    ((p ->> 2)::INTEGER = 1)::INTEGER, ((p ->> 2)::INTEGER = 6)::INTEGER,
+                    (p ->> 3)::INTEGER)
+            ON CONFLICT (group_key, user_id) DO UPDATE SET
+                name = excluded.name, hands = player_stats.hands + 1,
+                firsts = player_stats.firsts + excluded.firsts,
+                lasts = player_stats.lasts + excluded.lasts,
+                points = player_stats.points + excluded.points;
+        END LOOP;
+    END LOOP;
+    IF p_set_deadline AND p_due IS NULL THEN
+        DELETE FROM deadlines WHERE table_key = p_key;
+    ELSIF p_set_deadline THEN
+        INSERT INTO deadlines (table_key, kind, due) VALUES (p_key, p_due_kind, p_due)
+        ON CONFLICT (table_key) DO UPDATE SET kind = excluded.kind, due = excluded.due;
+    END IF;
+    INSERT INTO outbox (chat_key, msg_key, kind, payload, created)
+    SELECT p_key, p_key || '#' || v || '.' || (o.n - 1), o.kind, o.payload, p_created
+    FROM unnest(p_kinds, p_payloads) WITH ORDINALITY AS o (kind, payload, n)
+    ORDER BY o.n
+    ON CONFLICT (msg_key) DO NOTHING;
+    RETURN v;
+END $$;
+"""
+_NOTHING_HERE = "-- PostgreSQL's functions only: nothing to change on SQLite\n"
+
+# Each step: one text for both back ends (the differing types as placeholders), or a
+# pair (SQLite's text, PostgreSQL's text) for a step that is one back end's alone.
+_STEPS: tuple[str | tuple[str, str], ...] = (
     # 1: the first schema
     """
     CREATE TABLE group_settings (
@@ -110,7 +200,31 @@ _STEPS: tuple[str, ...] = (
     """
     ALTER TABLE chat_leases ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5: a command's database work in two statements (PostgreSQL's functions)
+    (_NOTHING_HERE, _COMMAND_FUNCTIONS),
+    # 6: what any worker must be able to answer — who sits at which live table, and the
+    # short-lived state of interactive messages (replay steppers, private settings menus)
+    """
+    CREATE TABLE table_players (
+        user_id TEXT NOT NULL,
+        table_key TEXT NOT NULL,
+        PRIMARY KEY (user_id, table_key)
+    );
+    CREATE INDEX table_players_table ON table_players (table_key);
+    CREATE TABLE interactions (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        step INTEGER NOT NULL DEFAULT 0,
+        expires {real} NOT NULL
+    );
+    CREATE INDEX interactions_expires ON interactions (expires);
+    """,
 )
 
-SQLITE: tuple[str, ...] = tuple(step.format(**_SQLITE_TYPES) for step in _STEPS)
-POSTGRES: tuple[str, ...] = tuple(step.format(**_POSTGRES_TYPES) for step in _STEPS)
+SQLITE: tuple[str, ...] = tuple(
+    step[0] if isinstance(step, tuple) else step.format(**_SQLITE_TYPES) for step in _STEPS
+)
+POSTGRES: tuple[str, ...] = tuple(
+    step[1] if isinstance(step, tuple) else step.format(**_POSTGRES_TYPES) for step in _STEPS
+)

@@ -1,4 +1,4 @@
-"""PostgreSQL through an asyncpg pool: the store for several worker processes."""
+"""PostgreSQL through asyncpg pools: the store for several worker processes."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .backend import Backend, Dialect, Row, Tx
+from .backend import Backend, Dialect, Lane, Row, Tx
 from .migrations import POSTGRES
 
+# Connections per worker and lane: commands, and the bookkeeping that must never take
+# theirs (the outbox relay, adapters' values). With the listener, 25 a worker.
+POOL_SIZES = {Lane.COMMANDS: 16, Lane.BACKGROUND: 8}
 # Any constant shared by all workers: only one of them migrates at a time.
 MIGRATION_LOCK = 0x6F756A69
 _PLACEHOLDER = re.compile(r"\?")
@@ -57,23 +60,30 @@ class PostgresTx(Tx):
         )
 
 
+async def _keep_session(conn: asyncpg.Connection[Any]) -> None:
+    """Nothing to reset when a connection goes back to the pool: the store sets no session
+    state (no SET, no LISTEN — listening has a connection of its own —, no session-level
+    locks, no cursors), and asyncpg still rolls back a transaction left open. The default
+    reset would cost every transaction one more round trip."""
+
+
 class PostgresBackend(Backend):
     dialect = Dialect.POSTGRES
 
-    def __init__(self, dsn: str, min_size: int = 1, max_size: int = 20) -> None:
+    def __init__(self, dsn: str, sizes: dict[Lane, int] | None = None) -> None:
         self.dsn = dsn
-        self.min_size = min_size
-        self.max_size = max_size
-        self._pool: asyncpg.Pool | None = None
+        self.sizes = dict(sizes or POOL_SIZES)
+        self._pools: dict[Lane, asyncpg.Pool] = {}
         self._listener: asyncpg.Connection | None = None
 
     async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(
-            self.dsn, min_size=self.min_size, max_size=self.max_size
-        )
+        for lane in Lane:
+            self._pools[lane] = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=self.sizes[lane], reset=_keep_session
+            )
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> bool:
-        # LISTEN needs a connection of its own, kept open (a pooled one would be reset).
+        # LISTEN needs a connection of its own, kept open (a pooled one goes back).
         if self._listener is None:
             self._listener = await asyncpg.connect(self.dsn)
 
@@ -92,19 +102,25 @@ class PostgresBackend(Backend):
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        pools, self._pools = self._pools, {}
+        for pool in pools.values():
+            await pool.close()
 
     @property
     def pool(self) -> asyncpg.Pool:
-        if self._pool is None:
+        return self.pool_of(Lane.COMMANDS)
+
+    def pool_of(self, lane: Lane) -> asyncpg.Pool:
+        pool = self._pools.get(lane)
+        if pool is None:
             raise RuntimeError("store is not open")
-        return self._pool
+        return pool
 
     @asynccontextmanager
-    async def transaction(self, readonly: bool = False) -> AsyncIterator[Tx]:
-        async with self.pool.acquire() as conn:
+    async def transaction(
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+    ) -> AsyncIterator[Tx]:
+        async with self.pool_of(lane).acquire() as conn:
             if readonly:
                 yield PostgresTx(conn)
                 return

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiosqlite
 
-from .backend import Backend, Dialect, Row, Tx
+from .backend import Backend, Dialect, Lane, Row, Tx
 from .migrations import SQLITE
 
 BUSY_TIMEOUT_MS = 5000  # another process's write transaction: wait this long for it
@@ -88,7 +88,9 @@ class SqliteBackend(Backend):
         return self._db
 
     @asynccontextmanager
-    async def transaction(self, readonly: bool = False) -> AsyncIterator[Tx]:
+    async def transaction(
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+    ) -> AsyncIterator[Tx]:
         db = self.db
         async with self._lock:
             tx = SqliteTx(db)

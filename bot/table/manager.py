@@ -35,6 +35,7 @@ from .core import (
     table_snapshot,
     tick_table,
 )
+from .interactions import Interactions
 from .model import ChatRef, GroupSettings, TableStatus
 from .outputs import (
     Deadline,
@@ -119,6 +120,9 @@ class TableManager:
         self.settings_cache: BoundedDict[str, GroupSettings] = BoundedDict(settings_cache_size)
         self._locks: dict[str, asyncio.Lock] = {}
         self._sinks: list[Sink] = []
+        # Replay steppers' and private menus' state: in the store, so it survives a
+        # restart and any worker answers their buttons.
+        self.interactions = Interactions(store)
 
     # -- wiring -----------------------------------------------------------------------
     def subscribe(self, sink: Sink) -> None:
@@ -191,8 +195,9 @@ class TableManager:
             return None
         return self.snapshot(chat.key)
 
-    def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
-        """Keys of the tables in memory where this person has a seat."""
+    async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
+        """Keys of the tables where this person has a seat (one process: every live
+        table is in memory after ``load``)."""
         keys = sorted(self._by_user.get(user_id, ()))
         return [k for k in keys if platform is None or k.startswith(platform + ":")]
 

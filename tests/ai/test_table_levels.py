@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 import pytest
 
 from bot.ai import HeuristicPolicy, NormalPolicy
+from bot.ai.chong import pure_plays
 from bot.ai.expert import ExpertPolicy
+from bot.engine import Action, ActionKind
 from bot.engine.errors import GoujiError
+from bot.engine.views import SeatView
 from bot.table import (
     Actor,
     AddBots,
@@ -100,3 +106,32 @@ def test_telegram_settings_menu_cycles_the_ai_level() -> None:
     assert menu._changes(press) == {"ai_level": "normal"}
     assert menu._changes(SettingsPress("A", ("godlike",))) is None
     assert decode(encode(SettingsPress("A", ("expert",)))) == SettingsPress("A", ("expert",))
+
+
+class _ChongEager:
+    """Revolts and 冲点s whenever offered with three pure 够级牌; normal otherwise."""
+
+    def __init__(self) -> None:
+        self.inner = NormalPolicy()
+        self.chose: list[tuple[int, ActionKind]] = []
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        for kind in (ActionKind.REVOLT, ActionKind.CHONGDIAN):
+            a = next((a for a in legal if a.kind is kind), None)
+            if a is not None and pure_plays(view.hand) >= 3:
+                self.chose.append((view.seat, kind))
+                return a
+        return self.inner.choose(view, legal, rng)
+
+
+async def test_an_ai_revolter_is_asked_again_and_may_chongdian() -> None:
+    # Seed 27 under 大众: AI seat 4 may revolt holding three pure 够级牌. After its revolt
+    # the table asks it again, now with 冲点 among its choices (it used to be asked once).
+    policy = _ChongEager()
+    m = TableManager(clock=FakeClock(), seed_source=lambda: 27, policy=policy)
+    m.use_settings(CHAT, apply_setting_changes(GroupSettings(), {"preset": "dazhong"}))
+    await m.handle(OpenTable(chat=CHAT, actor=ME))  # one person at seat 1, five AI seats
+    assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
+    assert policy.chose == [(4, ActionKind.REVOLT), (4, ActionKind.CHONGDIAN)]
+    st = m.tables[CHAT.key].state
+    assert st is not None and st.chong is not None and st.chong.seat == 4

@@ -67,13 +67,13 @@ async def test_missing_and_in_play_hands_are_refused(desk: RecordDesk, tmp_path:
 async def test_stepper_sessions_refuse_stale_and_foreign_presses(desk: RecordDesk) -> None:
     opened = await desk.open(CHAT, 1)
     assert isinstance(opened, Opened)
-    desk.remember("m1", StepSession(CHAT.group_key, 1, 0, "owner", "zh"))
-    moved = desk.step("m1", "owner", 0, 1)
+    await desk.remember("m1", StepSession(CHAT.group_key, 1, 0, "owner", "zh"))
+    moved = await desk.step("m1", "owner", 0, 1)
     assert isinstance(moved, StepSession) and moved.index == 1
-    assert desk.step("m1", "owner", 0, 1) == Refused("rec_stale")  # pressed on an old view
-    assert desk.step("m1", "stranger", 1, 2) == Refused("rec_not_yours")
-    assert desk.step("unknown", "owner", 0, 1) == Refused("rec_stale")
-    assert desk.step("m1", "owner", 1, opened.last + 1) == Refused("rec_stale")
+    assert await desk.step("m1", "owner", 0, 1) == Refused("rec_stale")  # an old view
+    assert await desk.step("m1", "stranger", 1, 2) == Refused("rec_not_yours")
+    assert await desk.step("unknown", "owner", 0, 1) == Refused("rec_stale")
+    assert await desk.step("m1", "owner", 1, opened.last + 1) == Refused("rec_stale")
 
 
 async def test_why_explains_tricks_tributes_and_refusals(desk: RecordDesk) -> None:

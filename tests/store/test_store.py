@@ -3,6 +3,7 @@ leaderboard, and one transaction per step."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import sqlite3
 from pathlib import Path
@@ -12,10 +13,12 @@ import pytest
 from bot.store import (
     HandWrite,
     Store,
+    StoredTable,
     TableWrite,
     default_db_path,
     default_store_target,
     is_postgres_url,
+    outbox_key,
 )
 from bot.store.backend import Dialect
 from bot.store.migrations import POSTGRES, SQLITE
@@ -38,8 +41,16 @@ async def test_migrations_are_versioned_and_idempotent(store_target: str) -> Non
 # The text of every released step, filled in per back end. A step already applied to a
 # database must never change meaning; a new step is a new entry (and a new line here).
 RELEASED = {
-    "sqlite": ["75b93c7abee3dc58", "e15ff710058f8d7f", "6fda03afb53a4665", "02829e95b8745b96"],
-    "postgres": ["51cdced06027ccf5", "73875ccbc26afd0a", "6fda03afb53a4665", "02829e95b8745b96"],
+    "sqlite": [
+        *("75b93c7abee3dc58", "e15ff710058f8d7f", "6fda03afb53a4665", "02829e95b8745b96"),
+        "3db3956881335cf5",
+        "2bc398feee5acbf1",
+    ],
+    "postgres": [
+        *("51cdced06027ccf5", "73875ccbc26afd0a", "6fda03afb53a4665", "02829e95b8745b96"),
+        "5444123f9570a37f",
+        "56697a380c581148",
+    ],
 }
 
 
@@ -49,9 +60,12 @@ def test_released_migration_steps_never_change() -> None:
 
     assert digests(SQLITE)[: len(RELEASED["sqlite"])] == RELEASED["sqlite"]
     assert digests(POSTGRES)[: len(RELEASED["postgres"])] == RELEASED["postgres"]
-    # One text per step: the back ends differ only in the column types.
+    # The same tables and indexes in step: the back ends differ only in the column types
+    # and in PostgreSQL's functions (which save round trips SQLite does not make).
     for lite, pg in zip(SQLITE, POSTGRES, strict=True):
-        assert lite.count("CREATE") == pg.count("CREATE")
+        for made in ("CREATE TABLE", "CREATE INDEX", "ALTER TABLE"):
+            assert lite.count(made) == pg.count(made)
+        assert "FUNCTION" not in lite
 
 
 def test_the_target_picks_the_back_end(tmp_path: Path) -> None:
@@ -173,6 +187,79 @@ async def test_a_new_table_drops_every_older_log(store: Store) -> None:
     await store.save_step(_step(1, "playing", hand=False, drop_all_actions=True))
     assert await store.load_actions("g:", 3) == []
     assert await store.load_actions("g:", 1) == [(1, {"do": "pass"})]
+
+
+async def test_a_step_writes_its_deadline_and_messages_with_it(store: Store) -> None:
+    """Everything a command writes in one step (PostgreSQL: one statement): the row, the
+    actions, a finished hand with the stats it adds, the deadline row, the messages under
+    keys of the new version — the same on both back ends."""
+    await store.save_step(_step(1, "playing", hand=False, deadline=("turn", 50.0)))
+    messages = (("Notice", {"n": 1}), ("TableChanged", {"n": 2}))
+    version = await store.save_step(
+        _step(1, "between", hand=True, deadline=("", None), messages=messages, queued=7.0)
+    )
+    assert version == 2
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.deadline("g:") is None
+        waiting = await tx.unsent("g:")
+    assert [(m.msg_key, m.kind, m.payload) for m in waiting] == [
+        (outbox_key("g:", 2, 0), "Notice", {"n": 1}),
+        (outbox_key("g:", 2, 1), "TableChanged", {"n": 2}),
+    ]
+    assert outbox_key("g:", 2, 1) == "g:#2.1"
+    assert [(p.user_id, p.hands, p.firsts, p.points) for p in await store.leaderboard("g")] == [
+        ("u", 1, 1, 3)
+    ]
+    assert [h["deal_no"] for h in await store.finished_hands("g")] == [1]
+    # A step with no deadline to set leaves the row alone; the same step again (same
+    # version) would not queue its messages twice.
+    await store.save_step(_step(1, "between", hand=False, deadline=("warn", 9.5)))
+    await store.save_step(_step(1, "between", hand=False))
+    async with store.transaction(readonly=True) as tx:
+        due = await tx.deadline("g:")
+        assert due is not None and (due.kind, due.due) == ("warn", 9.5)
+        assert await tx.table_version("g:") == 4
+
+
+async def test_a_command_waiting_for_the_lock_reads_what_the_holder_committed(
+    store: Store,
+) -> None:
+    """The read that follows the table's lock sees the commit of the transaction that held
+    it (on PostgreSQL the lock and the read are one statement: the read must not use a
+    snapshot taken before the lock was granted)."""
+    await store.save_step(TableWrite("k", {"n": 1}, True))
+    await store.save_settings("g", {"s": 1})
+    holding = asyncio.Event()
+
+    async def holder() -> None:
+        async with store.transaction() as tx:
+            await tx.lock_table_and_settings("k", "g")
+            holding.set()
+            if store.dialect is Dialect.POSTGRES:
+                await _until_someone_waits(store)
+            await tx.write(TableWrite("k", {"n": 2}, True, settings=("g", {"s": 2})))
+
+    async def waiter() -> tuple[StoredTable | None, dict[str, object] | None]:
+        await holding.wait()
+        async with store.transaction() as tx:
+            return await tx.lock_table_and_settings("k", "g")
+
+    _, (row, settings) = await asyncio.gather(holder(), waiter())
+    assert row is not None and (row.record, row.version) == ({"n": 2}, 2)
+    assert settings == {"s": 2}
+
+
+async def _until_someone_waits(store: Store) -> None:
+    """Until another transaction waits for an advisory lock."""
+    for _ in range(500):
+        async with store.transaction(readonly=True) as tx:
+            row = await tx.tx.fetchone(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            )
+        if row is not None and int(row[0]) > 0:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("nobody waited for the lock")
 
 
 def test_the_database_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

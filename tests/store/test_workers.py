@@ -12,6 +12,7 @@ import pytest
 
 from bot.cluster.shell import SharedTableManager
 from bot.engine.actions import ActionKind
+from bot.records.desk import SESSION_TTL, RecordDesk, Refused, StepSession
 from bot.store import Store
 from bot.table import (
     Act,
@@ -22,6 +23,7 @@ from bot.table import (
     FakeClock,
     GroupSettings,
     Join,
+    Leave,
     OpenTable,
     Ready,
     Start,
@@ -125,6 +127,7 @@ async def test_any_worker_serves_any_table(workers: list[Worker], clock: FakeClo
     (_hand,) = await store.finished_hands(CHAT.group_key)  # recorded once
     board = await b.leaderboard(CHAT.group_key)
     assert sorted((p.user_id, p.hands) for p in board) == [("u1", 1), ("u2", 1)]
+    assert await a.tables_of("u1") == [] and await b.tables_of("u2", "tg") == []
     outs = rec_a.outs + rec_b.outs
     assert sum(isinstance(o, HandFinished) for o in outs) == 1  # relayed once
     assert sum(isinstance(o, MatchOver) for o in outs) == 1
@@ -263,3 +266,67 @@ async def test_an_adapters_value_is_shared_without_a_new_table_version(
         assert loaded is not None and dict(loaded.meta)["tg_table"]["message"] == 7
     finally:
         await other.close()
+
+
+async def test_who_sits_where_is_answered_by_the_store(
+    workers: list[Worker], store_target: str, clock: FakeClock
+) -> None:
+    """``tables_of`` (a player's /start in private: which hands to show) knows the seats
+    taken on any worker, also on a worker that never held the table."""
+    (a, _, _), (b, _, _) = workers
+    assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok
+    assert (await b.handle(Join(chat=CHAT, actor=YOU))).ok
+    fresh, _, other = await start_worker(store_target, "w3", clock)
+    try:
+        assert CHAT.key not in fresh.tables
+        assert await fresh.tables_of("u1", "tg") == [CHAT.key]
+        assert await fresh.tables_of("u2") == [CHAT.key]
+        assert await fresh.tables_of("u2", "dc") == []
+        assert (await b.handle(Leave(chat=CHAT, actor=YOU))).ok  # seen by a's next write
+        assert await fresh.tables_of("u2") == []
+        assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok  # a's copy was stale
+        assert await fresh.tables_of("u2") == [CHAT.key]
+        assert await fresh.tables_of("nobody") == []
+    finally:
+        await other.close()
+
+
+async def test_a_replay_stepper_opened_on_one_worker_steps_on_another(
+    workers: list[Worker], clock: FakeClock
+) -> None:
+    (a, _, _), (b, _, _) = workers
+    on_a, on_b = RecordDesk(a), RecordDesk(b)
+    await on_a.remember("tg:-100:55", StepSession(CHAT.group_key, 3, 0, "u1", "en"))
+    moved = await on_b.step("tg:-100:55", "u1", 0, 1)  # the press arrives at b
+    assert isinstance(moved, StepSession) and (moved.number, moved.index) == (3, 1)
+    assert moved.lang == "en" and moved.group == CHAT.group_key
+    assert await on_a.step("tg:-100:55", "u1", 0, 1) == Refused("rec_stale")  # old view
+    assert await on_a.step("tg:-100:55", "u2", 1, 2) == Refused("rec_not_yours")
+    # Two presses on the same view at two workers at once: one moves it, one is stale.
+    both = await asyncio.gather(
+        on_a.step("tg:-100:55", "u1", 1, 2), on_b.step("tg:-100:55", "u1", 1, 0)
+    )
+    assert sorted(isinstance(r, StepSession) for r in both) == [False, True]
+    session = await on_b.session("tg:-100:55")
+    assert session is not None and session.index in (0, 2)
+    # A day later the stepper is out of date everywhere, politely.
+    clock.advance(SESSION_TTL + 1)
+    assert await on_b.session("tg:-100:55") is None
+    assert await on_a.step("tg:-100:55", "u1", session.index, 1) == Refused("rec_stale")
+
+
+async def test_a_private_menu_sent_by_one_worker_is_answered_by_another(
+    workers: list[Worker], clock: FakeClock
+) -> None:
+    (a, _, _), (b, _, _) = workers
+    await a.interactions.keep("tg:menu:7:9", "tg_private_menu", {"chat": CHAT.key}, 60.0)
+    kept = await b.interactions.get("tg:menu:7:9", "tg_private_menu")
+    assert kept is not None and kept.value == {"chat": CHAT.key}
+    assert await b.interactions.get("tg:menu:7:9", "stepper") is None  # another kind
+    clock.advance(61)
+    assert await b.interactions.get("tg:menu:7:9", "tg_private_menu") is None  # expired
+    # Keeping a new one clears the expired ones from the store.
+    await b.interactions.keep("tg:menu:7:10", "tg_private_menu", {"chat": CHAT.key}, 60.0)
+    async with b.shared.transaction(readonly=True) as tx:
+        rows = await tx.tx.fetch("SELECT key FROM interactions")
+    assert [r[0] for r in rows] == ["tg:menu:7:10"]

@@ -44,14 +44,14 @@ async def test_an_idle_table_leaves_memory_and_comes_back(tmp_path: Path) -> Non
     clock.advance(IDLE + 1)
     await m.poll_timers()
     assert CHAT.key not in m.tables and m.snapshot(CHAT.key) is None
-    assert m.tables_of(ME.user_id) == [] and CHAT.key not in m._locks
+    assert await m.tables_of(ME.user_id) == [] and CHAT.key not in m._locks
     # The next press brings it back, exactly as it was, and it goes on.
     action = cheapest(before.legal)
     reply = await m.handle(Act(chat=CHAT, actor=ME, action=action, version=before.version))
     assert reply.ok, reply
     after = m.snapshot(CHAT.key)
     assert after is not None and after.version > before.version
-    assert m.tables_of(ME.user_id) == [CHAT.key]
+    assert await m.tables_of(ME.user_id) == [CHAT.key]
     await store.close()
 
 

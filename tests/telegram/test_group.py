@@ -140,8 +140,13 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     # The anonymous admin cannot be written to privately: the menu comes to the group.
     await h.feed(h.fake.command(USERS[5], h.group, "/settings", sender_chat=h.group))
     assert "Group settings" in last_text(h)
-    # After a restart a private menu's group is forgotten: its buttons say so.
+    # A private menu's group is kept in the store: it still works after a restart (and
+    # on any other worker); once it expired (a day), its buttons say it is out of date.
     await h.restart()
+    answer = await h.press(wang, menu, "s:P")
+    assert answer["text"] == ""
+    wall = h.manager.interactions.wall
+    h.manager.interactions.wall = lambda: wall() + 2 * 24 * 3600
     answer = await h.press(wang, menu, "s:P")
     assert answer["text"] == t("stale")
     assert not h.errors

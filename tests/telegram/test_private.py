@@ -178,6 +178,9 @@ async def test_a_played_keyboard_gives_way_at_once_and_a_double_tap_is_told_poli
     mine = [c.method for c in h.fake.calls[before:] if c.chat_id == who["id"]]
     # The old buttons are replaced before the new picture is even drawn.
     assert mine[0] == "editMessageReplyMarkup" and "editMessageMedia" in mine[1:], mine
+    # ... right after the answer, which waits for nothing but the command's commit.
+    methods = [c.method for c in h.fake.calls[before:]]
+    assert methods.index("answerCallbackQuery") < methods.index("editMessageReplyMarkup")
     fresh = h.hand_message(who)  # type: ignore[arg-type]
     assert fresh.buttons() and first[1] not in [d for _, d in fresh.buttons()]
     # The same button again (a double tap that left the phone before the edit arrived).

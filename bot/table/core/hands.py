@@ -149,6 +149,8 @@ def _pre_play_round(c: Ctx) -> bool:
         if choice is not None and choice in legal:
             c.apply(seat, choice)
             acted = True
+            if choice.kind is ActionKind.REVOLT:
+                c.t.ready = c.t.ready - {seat}  # a revolter may now 冲点: ask it again
     return acted
 
 

@@ -1,0 +1,56 @@
+"""Adapters' values (message ids, the group budget's recent calls) written by group
+commit: every value set while one batch is being written goes into the next, and each
+batch is one transaction of one statement. A worker then spends one connection on this
+bookkeeping however many chats it serves — at 300 tables, a transaction per value made
+the bookkeeping take the connections commands were waiting for. A caller still returns
+only once its value (or a later one of the same name) committed, as before."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..store import Store
+from .timings import Timings
+
+
+class MetaWriter:
+    def __init__(self, store: Store, timings: Timings | None = None) -> None:
+        self.store = store
+        self.timings = timings or Timings()
+        self._pending: dict[tuple[str, str], Any] = {}  # the next batch, latest value wins
+        self._batch: asyncio.Future[None] | None = None  # done when the next batch commits
+        self._writer: asyncio.Task[None] | None = None
+
+    async def write(self, key: str, name: str, value: Any) -> None:
+        """Keep ``value`` as the table's ``name``; returns once it committed (raises what
+        the batch's transaction raised)."""
+        loop = asyncio.get_running_loop()
+        self._pending[(key, name)] = value
+        if self._batch is None:
+            self._batch = loop.create_future()
+        batch = self._batch
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_all())
+        # One caller giving up must not cancel the batch the others wait for.
+        await asyncio.shield(batch)
+
+    async def _write_all(self) -> None:
+        while self._pending:
+            values, self._pending = self._pending, {}
+            batch, self._batch = self._batch, None
+            assert batch is not None
+            try:
+                with self.timings.phase("meta_batch"):
+                    async with self.store.transaction() as tx:
+                        await tx.set_table_meta_many([(k, n, v) for (k, n), v in values.items()])
+            except Exception as err:
+                batch.set_exception(err)
+            except BaseException:  # cancelled (shutdown): so are the batches' waiters
+                batch.cancel()
+                if self._batch is not None:
+                    self._batch.cancel()
+                self._batch, self._pending = None, {}
+                raise
+            else:
+                batch.set_result(None)
