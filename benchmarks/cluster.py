@@ -22,7 +22,10 @@ Figures (the last lines, ``<name> <value> <unit>``):
 
 * ``cluster_actions_per_second`` — engine actions stored (all seats) per second of run;
 * ``cluster_command_p95`` — from a button press that is a command (a play, a pass, ready)
-  being posted to the webhook until the fake server gets its ``answerCallbackQuery``;
+  being posted to the webhook until the fake server gets its ``answerCallbackQuery``
+  (30 s when none comes). A press the killed worker had taken and not answered when it
+  died is never answered — Telegram does not post an update twice — and is counted
+  apart, not timed;
 * ``cluster_lost_actions`` — presses answered as accepted whose action is not stored;
 * ``cluster_double_timeouts`` — turn timeouts fired twice for one turn (outbox rows);
 * ``cluster_duplicate_messages`` — outbox messages delivered by two workers, and new
@@ -203,6 +206,7 @@ class Workers:
     health: list[int] = field(default_factory=list)
     procs: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     down: set[int] = field(default_factory=set)
+    killed: dict[int, float] = field(default_factory=dict)  # worker -> when (monotonic)
 
     def start_all(self) -> None:
         ports = distinct_ports(2 * self.count, {self.api_port})
@@ -255,6 +259,7 @@ class Workers:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         self.down.add(i)
+        self.killed[i] = time.monotonic()
 
     def stop_all(self) -> None:
         for proc in self.procs:
@@ -274,6 +279,9 @@ class Workers:
 class Figures:
     command_ms: list[float] = field(default_factory=list)
     navigation_ms: list[float] = field(default_factory=list)
+    # Presses a worker took (HTTP 200) and was SIGKILLed before answering: Telegram does
+    # not send an update twice, so nobody answers them — counted, not timed.
+    died_with_worker: int = 0
     accepted: Counter[int] = field(default_factory=Counter)  # per table
     refused: Counter[str] = field(default_factory=Counter)
     retried_posts: int = 0
@@ -289,8 +297,8 @@ class Driver:
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
 
-    async def post(self, update: dict[str, Any]) -> None:
-        """Hand an update to the next worker that takes it (round robin)."""
+    async def post(self, update: dict[str, Any]) -> int:
+        """Hand an update to the next worker that takes it (round robin); which did."""
         n = self.workers.count
         for attempt in range(n * 50):
             i = (self.turn + attempt) % n
@@ -302,25 +310,30 @@ class Driver:
                 async with self.http.post(url, json=update, headers=headers) as r:
                     if r.status == 200:
                         self.turn = i + 1
-                        return
+                        return i
             except aiohttp.ClientError:
                 pass
             self.figures.retried_posts += 1
             await asyncio.sleep(0.05)
         raise RuntimeError("no worker took the update")
 
-    async def press(self, user: dict[str, Any], msg: Message, data: str) -> tuple[float, str]:
-        """Press a button; (seconds until it was answered, the answer's text)."""
+    async def press(
+        self, user: dict[str, Any], msg: Message, data: str
+    ) -> tuple[float, str] | None:
+        """Press a button; (seconds until it was answered, the answer's text), or None if
+        the worker that took it was killed before it answered."""
         update = self.fake.press(user, msg, data)
         query_id = update["callback_query"]["id"]
         waiter = asyncio.get_running_loop().create_future()
         self.api.answered[query_id] = waiter
         start = time.monotonic()
-        await self.post(update)
+        worker = await self.post(update)
         try:
             at, text = await asyncio.wait_for(waiter, 30)
         except TimeoutError:
             self.api.answered.pop(query_id, None)
+            if self.workers.killed.get(worker, 0.0) > start:
+                return None
             return 30.0, "(no answer)"
         return at - start, text
 
@@ -368,7 +381,12 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
         if mark in human.done:
             continue  # pressed already; wait for the keyboard to change
         human.done.add(mark)
-        seconds, text = await driver.press(human.user, msg, data)
+        answered = await driver.press(human.user, msg, data)
+        if answered is None:
+            figs.died_with_worker += 1
+            human.done.discard(mark)  # a person would press again
+            continue
+        seconds, text = answered
         if press.op not in COMMAND_OPS:
             figs.navigation_ms.append(seconds * 1000)
             human.done.discard(mark)  # a menu step: the next screen comes in the edit
@@ -586,8 +604,16 @@ def report(
     print(f"logs {logdir}")
     print(
         f"{len(figs.command_ms)} commands, {len(figs.navigation_ms)} menu presses "
-        f"(p95 {_p95(figs.navigation_ms):.0f} ms); refused: {dict(figs.refused)}"
+        f"(p95 {_p95(figs.navigation_ms):.0f} ms); refused: {dict(figs.refused)}; "
+        f"{figs.died_with_worker} taken by the killed worker and never answered"
     )
+    ms = sorted(figs.command_ms)
+    if ms:
+        cuts = statistics.quantiles(ms, n=100) if len(ms) > 100 else [ms[-1]] * 99
+        print(
+            f"command answer ms: p50 {statistics.median(ms):.0f}, p90 {cuts[89]:.0f}, "
+            f"p99 {cuts[98]:.0f}, max {ms[-1]:.0f}; over 1 s: {sum(x > 1000 for x in ms)}"
+        )
     print(
         f"{stored.actions} engine actions stored; {len(driver.fake.calls)} Bot API calls; "
         f"{stored.unsent} outbox rows unsent; {figs.retried_posts} webhook posts retried"

@@ -29,7 +29,7 @@ from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableCh
 from ..bounded import CHATS, USERS, BoundedMap
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
-from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, channel_budget
+from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_budget
 from .views import (
     Pick,
     highlight_of,
@@ -263,7 +263,11 @@ class Sender:
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(mention)] if mention else False
         )
-        kwargs: dict[str, Any] = {"content": text, "allowed_mentions": allowed}
+        kwargs: dict[str, Any] = {
+            "content": text,
+            "allowed_mentions": allowed,
+            "nonce": call_nonce(),  # a retry by another worker returns the first message
+        }
         if file is not None:
             kwargs["file"] = file
         return await self._channel(ref).send(**kwargs)
@@ -323,6 +327,7 @@ class Sender:
             files=files,
             view=view,
             allowed_mentions=discord.AllowedMentions.none(),
+            nonce=call_nonce(),
         )
         tm.message_id = message.id
         await self.manager.set_meta(key, "dc_message_id", message.id)
@@ -398,7 +403,7 @@ class Sender:
                     file = as_file(data, HAND_FILE)
             # A new message when the player is called to act, so their client notifies them.
             dm = await self.client.create_dm(discord.Object(int(pm.user)))
-            message = await dm.send(content=content, file=file, view=view)
+            message = await dm.send(content=content, file=file, view=view, nonce=call_nonce())
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 log.warning("DM to a player refused (code %s)", err.code)
@@ -459,7 +464,7 @@ class Sender:
         """A DM is not a channel write: it costs no channel budget."""
         try:
             dm = await self.client.create_dm(discord.Object(int(pm.user)))
-            await dm.send(content=text)
+            await dm.send(content=text, nonce=call_nonce())
         except discord.Forbidden:
             log.debug("private note not delivered: DMs closed")
         return 0

@@ -135,6 +135,7 @@ class TelegramBot:
         self.records = self.router.records
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)
+        manager.subscribe_replies(self.ctx.relayed)
         self._initialized = False
 
     async def initialize(self) -> None:

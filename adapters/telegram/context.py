@@ -19,10 +19,12 @@ from telegram import (
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.cluster import receipts
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
 from bot.table import Actor, ChatRef, Clock, TableManager
 from bot.table.cache import BoundedDict
+from bot.table.outputs import Json
 
 from ..bounded import CHATS, USERS, BoundedSet
 from .book import MessageBook
@@ -134,7 +136,85 @@ class Context:
         urgent: bool = False,
     ) -> None:
         """Queue a group message (it counts against the group's budget); ``urgent`` ones
-        (报户 answers, match ends, alerts before a turn) go before replies and table edits."""
+        (报户 answers, match ends, alerts before a turn) go before replies and table edits.
+
+        With several workers a reply to a command goes through the outbox instead, so the
+        worker holding the chat's lease sends it within the one group budget (the table's
+        messages already come that way: ``receipts.relaying``)."""
+        if int(chat.chat_id) < 0 and not receipts.relaying():
+            payload: dict[str, Json] = {
+                "say": text,
+                "reply_to": reply_to,
+                "markup": None if markup is None else markup.to_dict(),
+                "urgent": urgent,
+            }
+            if self.manager.relay_reply(chat.key, payload):
+                return
+        self._say(chat, text, reply_to, markup, urgent)
+
+    def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        """Edit a message the bot sent (a settings menu): rapid edits of one message
+        collapse into one showing the last text. In a group with several workers it goes
+        through the outbox, as ``say``."""
+        if chat_id < 0 and not receipts.relaying():
+            payload: dict[str, Json] = {
+                "edit": message_id,
+                "text": text,
+                "markup": None if markup is None else markup.to_dict(),
+            }
+            if self.manager.relay_reply(ChatRef("tg", str(chat_id)).key, payload):
+                return
+        self._edit(chat_id, message_id, text, markup)
+
+    async def relayed(self, chat_key: str, payload: dict[str, Json]) -> None:
+        """A reply handed back by the outbox relay (``say`` or ``edit`` on any worker)."""
+        if not chat_key.startswith("tg:"):
+            return
+        try:
+            raw = payload.get("markup")
+            markup = InlineKeyboardMarkup.de_json(raw, self.bot) if isinstance(raw, dict) else None
+            if "edit" in payload:
+                chat_id = int(ChatRef.from_key(chat_key).chat_id)
+                edited = payload["edit"]
+                assert isinstance(edited, int)
+                self._edit(chat_id, edited, str(payload["text"]), markup)
+                return
+            reply_to = payload.get("reply_to")
+            self._say(
+                ChatRef.from_key(chat_key),
+                str(payload["say"]),
+                reply_to if isinstance(reply_to, int) else None,
+                markup,
+                bool(payload.get("urgent")),
+            )
+        except (AssertionError, KeyError, TypeError, ValueError) as err:
+            log.error("chat %s: an unreadable reply in the outbox: %r", chat_key, err)
+
+    def _edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        async def job() -> bool:
+            try:
+                await self.api.edit_message_text(
+                    text, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                )
+            except BadRequest as err:
+                if "not modified" not in err.message.lower():
+                    raise
+            return True
+
+        self.sender.touch(chat_id, ("menu", message_id), job, 0.0)
+
+    def _say(
+        self,
+        chat: ChatRef,
+        text: str,
+        reply_to: int | None,
+        markup: InlineKeyboardMarkup | None,
+        urgent: bool,
+    ) -> None:
         chat_id = int(chat.chat_id)
         thread = int(chat.thread_id) if chat.thread_id else None
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None

@@ -97,16 +97,6 @@ def _settle(job: Job) -> None:
             ack()
 
 
-def _fence(acks: list[receipts.Ack]) -> list[receipts.Ack]:
-    """The acknowledgements whose call may still be made; the others — their relay is
-    no longer sure of its lease on the chat — are abandoned."""
-    live = [ack for ack in acks if ack.live()]
-    for ack in acks:
-        if ack not in live:
-            ack.abandon()
-    return live
-
-
 def _retry_seconds(err: RetryAfter) -> float:
     value = err.retry_after  # a timedelta (PTB_TIMEDELTA, adapters/telegram/__init__.py)
     if isinstance(value, dtm.timedelta):
@@ -265,10 +255,10 @@ class Sender:
         if isinstance(source, _Slot):
             taken, source.acks = source.acks, []
             if taken:
-                taken = _fence(taken)
+                taken = receipts.fence(taken)
                 if not taken:
                     return  # touched only under leases now lost: their new holder edits
-        elif isinstance(job, _Acked) and not _fence(job.acks):
+        elif isinstance(job, _Acked) and not receipts.fence(job.acks):
             log.info("chat %s: lease not sure, a message is left to the next sender", lane.chat_id)
             return
         made, settled = True, True

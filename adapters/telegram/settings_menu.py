@@ -11,7 +11,6 @@ import logging
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ChatType
-from telegram.error import BadRequest
 
 from bot.ai.levels import LEVELS
 from bot.engine.errors import GoujiError
@@ -291,20 +290,8 @@ class SettingsMenu:
         return self.home(s)
 
     def _show(self, chat_id: int, message_id: int, screen: Screen) -> None:
-        text, markup = screen
-
-        async def job() -> bool:
-            try:
-                await self.ctx.api.edit_message_text(
-                    text, chat_id=chat_id, message_id=message_id, reply_markup=markup
-                )
-            except BadRequest as err:
-                if "not modified" not in err.message.lower():
-                    raise
-            return True
-
         # Rapid presses on one menu collapse into a single edit showing the last screen.
-        self.ctx.sender.touch(chat_id, ("menu", message_id), job, 0.0)
+        self.ctx.edit(chat_id, message_id, *screen)
 
 
 def _private_menu_key(user_id: int, message_id: int) -> str:

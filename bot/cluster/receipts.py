@@ -35,9 +35,14 @@ def _always() -> bool:
 class Ack:
     """One platform call an outbox message waits for."""
 
-    def __init__(self, future: asyncio.Future[bool], guard: Callable[[], bool]) -> None:
+    def __init__(
+        self, future: asyncio.Future[bool], guard: Callable[[], bool], key: str | None = None
+    ) -> None:
         self._future = future
         self._guard = guard
+        # The same on every attempt to send this message's this call, on any worker: a
+        # platform that takes an idempotency key (Discord's nonce) recognises a retry.
+        self.key = key
 
     def __call__(self) -> None:
         """The call returned (or will never be made again, e.g. refused for good)."""
@@ -58,17 +63,24 @@ class Ack:
 class Receipt:
     """The platform calls one outbox message caused, and whether each has returned."""
 
-    def __init__(self, takeover: bool = False, guard: Callable[[], bool] = _always) -> None:
+    def __init__(
+        self,
+        takeover: bool = False,
+        guard: Callable[[], bool] = _always,
+        key: str | None = None,
+    ) -> None:
         # True when this worker has just taken the chat over from another sender: a
         # budget kept in memory must be recalled from what the others stored.
         self.takeover = takeover
         self.guard = guard
+        self.key = key  # the outbox message's key
         self._waiting: list[asyncio.Future[bool]] = []
 
     def expect(self) -> Ack:
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        call = None if self.key is None else f"{self.key}/{len(self._waiting)}"
         self._waiting.append(future)
-        return Ack(future, self.guard)
+        return Ack(future, self.guard, call)
 
     @property
     def done(self) -> bool:
@@ -108,6 +120,21 @@ def expect() -> Ack | None:
     returned, or None when no relay is waiting for it."""
     receipt = _current.get()
     return None if receipt is None else receipt.expect()
+
+
+def fence(acks: list[Ack]) -> list[Ack]:
+    """The acknowledgements whose call may still be made; the others — their relay is no
+    longer sure of its lease on the chat — are abandoned."""
+    live = [ack for ack in acks if ack.live()]
+    for ack in acks:
+        if ack not in live:
+            ack.abandon()
+    return live
+
+
+def relaying() -> bool:
+    """Whether an outbox message is being handed over now (what is queued is its part)."""
+    return _current.get() is not None
 
 
 def takeover() -> bool:

@@ -191,7 +191,7 @@ class OutboxRelay:
         return marked, []
 
     async def _hand_over(self, message: OutboxMessage, takeover: bool, lease: Lease) -> Handed:
-        with collecting(Receipt(takeover, lease.live)) as receipt:
+        with collecting(Receipt(takeover, lease.live, message.msg_key)) as receipt:
             result = await self.deliver(message)
         return message, receipt, result
 

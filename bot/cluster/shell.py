@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import Coroutine
 from typing import Any
 
@@ -50,6 +51,10 @@ class WallClock:
         return time.time()
 
 
+# The outbox kind of an adapter's reply (``relay_reply``), beside the table outputs' kinds.
+REPLY = "Reply"
+
+
 class SharedTableManager(TableManager):
     def __init__(
         self,
@@ -73,7 +78,7 @@ class SharedTableManager(TableManager):
         self.timings = Timings()
         # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
         # however much of it waits, commands keep theirs.
-        bookkeeping = store.background()
+        self.bookkeeping = bookkeeping = store.background()
         self.relay = OutboxRelay(
             bookkeeping,
             self.worker,
@@ -95,6 +100,7 @@ class SharedTableManager(TableManager):
         self._seated: dict[str, tuple[str, ...]] = {}
         self._seating: dict[str, tuple[str, ...]] = {}  # written by the open transaction
         self.interactions = Interactions(store, self.clock.now)
+        self._replying = asyncio.Lock()  # replies queue in the order they were given
 
     # -- commands ---------------------------------------------------------------------
     async def handle(self, cmd: Command) -> Reply:
@@ -207,7 +213,7 @@ class SharedTableManager(TableManager):
             self._task(self._reload_meta(key))
 
     async def _reload_meta(self, key: str) -> None:
-        async with self.shared.transaction(readonly=True) as tx:
+        async with self.bookkeeping.transaction(readonly=True) as tx:
             rows = await tx.load_table_meta(key)
         if key in self.tables:
             self.meta_of(key).update(rows)
@@ -215,9 +221,18 @@ class SharedTableManager(TableManager):
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of."""
         for _ in range(5):
-            await self.refresh(key)
+            await self._refresh_behind(key)
             if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
                 return
+
+    async def _refresh_behind(self, key: str) -> None:
+        """``refresh`` for bookkeeping (a commit heard, a message to deliver): on the
+        bookkeeping's connections, taken before the table's in-process lock — a command
+        waiting for that lock then waits for a read under way, never for a connection,
+        and these reads (one per commit on every other worker) leave the commands' pool
+        to commands."""
+        async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
+            await self._copy(tx, key, await tx.load_table(key))
 
     async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
         """The live tables where this person has a seat, whichever worker seated them
@@ -230,6 +245,10 @@ class SharedTableManager(TableManager):
         is as new as the newest it heard of, the copy answers (adapters ask before each
         button press; a command reloads under the lock anyway); else the store does."""
         key = chat.key
+        following = self._refreshing.get(key)
+        if following is not None:
+            # A commit heard is being read already: wait for that, not read it twice.
+            await asyncio.wait([following])
         t = self.tables.get(key)
         fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
         if t is not None and fresh and key not in self._written:
@@ -437,6 +456,18 @@ class SharedTableManager(TableManager):
         await self._send(due.table_key)
 
     # -- the outbox -----------------------------------------------------------------------
+    def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
+        """A group-visible reply goes through the outbox like the table's messages: the
+        chat's lease holder sends it, in order, within the group's budget."""
+        self._task(self._queue_reply(chat_key, payload))
+        return True
+
+    async def _queue_reply(self, chat_key: str, payload: dict[str, Json]) -> None:
+        async with self._replying, self.shared.transaction() as tx:
+            key = f"{chat_key}!{uuid.uuid4().hex}"
+            await tx.enqueue(chat_key, key, REPLY, payload, self.clock.now())
+        await self._send(chat_key)
+
     async def _send(self, key: str) -> None:
         """Relay the chat's new messages: now, or (production) in a task of their own."""
         if self.inline_relay:
@@ -462,6 +493,10 @@ class SharedTableManager(TableManager):
             await asyncio.gather(*list(self._sending), return_exceptions=True)
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
+        if message.kind == REPLY:
+            for sink in self._reply_sinks:
+                await sink(message.chat_key, message.payload)
+            return {"worker": self.worker}
         try:
             out = out_from_json(message.payload)
         except WireError as err:
@@ -469,7 +504,7 @@ class SharedTableManager(TableManager):
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
-            await self.refresh(out.table)  # the adapter reads the table's snapshot next
+            await self._refresh_behind(out.table)  # the adapter reads its snapshot next
         if receipts.takeover():
             # Taken over from another sender: its message ids and budget, as stored.
             await self._reload_meta(out.table)

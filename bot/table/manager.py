@@ -54,6 +54,9 @@ log = logging.getLogger(__name__)
 
 HandRow = tuple[int, dict[str, Any]]  # a finished hand's short id and its stored record
 Sink = Callable[[Out], Awaitable[None]]
+# An adapter's reply that is not a table output (an error text, a settings menu): the
+# chat's key and what the adapter needs to send it again (JSON).
+ReplySink = Callable[[str, dict[str, Json]], Awaitable[None]]
 
 
 class _Sync:
@@ -120,6 +123,7 @@ class TableManager:
         self.settings_cache: BoundedDict[str, GroupSettings] = BoundedDict(settings_cache_size)
         self._locks: dict[str, asyncio.Lock] = {}
         self._sinks: list[Sink] = []
+        self._reply_sinks: list[ReplySink] = []
         # Replay steppers' and private menus' state: in the store, so it survives a
         # restart and any worker answers their buttons.
         self.interactions = Interactions(store)
@@ -127,6 +131,17 @@ class TableManager:
     # -- wiring -----------------------------------------------------------------------
     def subscribe(self, sink: Sink) -> None:
         self._sinks.append(sink)
+
+    def subscribe_replies(self, sink: ReplySink) -> None:
+        """Where ``relay_reply``'s replies are handed back to the adapters to send."""
+        self._reply_sinks.append(sink)
+
+    def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
+        """Queue a group-visible reply behind the chat's table messages, to be sent by the
+        chat's one sender within its group budget (several workers: bot.cluster.shell);
+        True if queued. One process has one sender per chat already: False, and the
+        adapter sends the reply itself."""
+        return False
 
     def lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)

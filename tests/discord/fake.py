@@ -192,6 +192,9 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()
         self.tokens: dict[str, Token] = {}
         self.synced: list[Any] = []
+        # Discord's enforce_nonce: a second create with a nonce already used in the channel
+        # returns the first message instead of posting again.
+        self.nonces: dict[tuple[int, str], Msg] = {}
         self.now: Callable[[], float] = lambda: 0.0  # the harness sets the sender's clock
 
     # -- what tests look at ---------------------------------------------------------------
@@ -283,9 +286,15 @@ class FakeDiscord:
                     FakeResponse(403, "Forbidden"),  # type: ignore[arg-type]
                     {"code": 50007, "message": "Cannot send messages to this user"},
                 )
+            nonce = (payload or {}).get("nonce")
+            enforced = (payload or {}).get("enforce_nonce") and nonce is not None
+            if enforced and (channel, str(nonce)) in self.nonces:
+                return self.nonces[(channel, str(nonce))].json()
             msg = Msg(next(self.ids), channel, "dm" if user else "channel", user)
             msg.apply(payload or {}, names)
             self.messages[msg.id] = msg
+            if enforced:
+                self.nonces[(channel, str(nonce))] = msg
             return msg.json()
         match = _MESSAGE_ID.search(route.url)
         if path == "/channels/{channel_id}/messages/{message_id}" and match:
