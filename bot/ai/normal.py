@@ -94,6 +94,9 @@ class NormalWeights:
     open_lead: float = 0.0  # 打点, not yet opened: bonus for a play that opens if it lives
     void: float = 2.0  # lead bonus per seat (downstream, opposite) that passed on such a set
     last_big: float = 12.0  # 憋三: keep the last joker for the play before the 3s
+    # … where a caught seat ranks 大落 at once (``men_is_last``), both weigh far more:
+    last_big_men: float = 40.0
+    caught_men: float = 0.0
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -177,17 +180,20 @@ class NormalPolicy:
 
     def _caught_risk(self, p: Play, hand: Sequence[int], rules: Rules, seen: Seen) -> float:
         """憋三: a play that leaves one beatable play before the 3s invites 闷 (被憋三)."""
-        if not (rules.bie_san and hand[I_THREE] and self.w.caught):
+        weight = self.w.caught_men if rules.men_is_last else self.w.caught
+        if not (rules.bie_san and hand[I_THREE] and weight):
             return 0.0
         rest = minus(hand, p.counts())
         if sum(rest) == rest[I_THREE]:
             return 0.0
         final = last_play(rest, rules)
-        return self.w.caught if final is not None and seen.beatable(final) else 0.0
+        return weight if final is not None and seen.beatable(final) else 0.0
 
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
-        return self.w.last_big if spends_last_guard(p, hand, rules) else 0.0
+        if not spends_last_guard(p, hand, rules):
+            return 0.0
+        return self.w.last_big_men if rules.men_is_last else self.w.last_big
 
     # -- turns ------------------------------------------------------------------------
     def _turn(

@@ -227,3 +227,13 @@ def test_open_lead_weight_leads_a_set_that_opens_the_point() -> None:
     assert _cards(normal_choice(state, 1)) == "55"
     opener = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, open_lead=10.0))
     assert _cards(decide(state, 1, opener, random.Random(1))) == "QQQ"
+
+
+def test_keeps_its_last_joker_to_guard_the_play_before_its_threes() -> None:
+    # 青岛 (憋三, and a caught seat ranks 大落 at once): seat 2 holds 3 7 B. Firing the B at
+    # a short opponent's A leaves the lone 7 as its play before the 3 — beaten, it is 闷.
+    fill = "33456789TJQK"
+    state = play(table(["38QA", "37B", fill, fill, fill, fill], preset="qingdao"), 1, "A")
+    assert state.to_act == 2
+    choice = normal_choice(state, 2)
+    assert choice is not None and not (choice.kind is ActionKind.PLAY and "B" in _cards(choice))

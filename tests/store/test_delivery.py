@@ -201,3 +201,36 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
     finally:
         for s in stores:
             await s.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "own_commit"), [("Reply", True), ("MatchOver", True), ("TableChanged", False)]
+)
+async def test_a_new_message_is_marked_the_moment_its_call_returned(
+    store: Store, monkeypatch: pytest.MonkeyPatch, kind: str, own_commit: bool
+) -> None:
+    """Telegram cannot recognise a new message sent again, so the window in which a death
+    sends it twice is kept to one short transaction: its mark commits at once, not with
+    the next claim. An edit's mark may wait for the next claim (a round trip saved)."""
+    m = SharedTableManager(store, worker="w1", lease_seconds=5)
+    events: list[str] = []
+    m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
+    marks, claims = StoreTx.mark_sent_many, StoreTx.unsent
+
+    async def mark(tx: StoreTx, sent: list[tuple[int, dict[str, object]]], *a: object) -> None:
+        if sent:
+            events.append("mark")
+        await marks(tx, sent, *a)  # type: ignore[arg-type]
+
+    async def claim(tx: StoreTx, *a: object) -> object:
+        events.append("claim")
+        return await claims(tx, *a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(StoreTx, "mark_sent_many", mark)
+    monkeypatch.setattr(StoreTx, "unsent", claim)
+    async with store.transaction() as tx:
+        await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)
+    assert await m.relay.pump_chat("tg:-5:") == 1
+    after = events[events.index("mark") + 1]
+    assert after == ("committed" if own_commit else "claim")
+    assert await outbox(store, ChatRef("tg", "-5")) == [("sent", 1)]
