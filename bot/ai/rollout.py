@@ -51,6 +51,7 @@ TAKES_TRICK = W.takes_trick  # the other two opponents passed: the answer likely
 SPEND_GOUJI = W.gouji_set
 HOARD_JOKER = W.hoard_joker
 KEEP_LAST = W.last_big
+KEEP_LAST_MEN = W.last_big_men
 BLOCK = W.block
 FEED = W.feed
 _PASS = Action(ActionKind.PASS)
@@ -97,13 +98,15 @@ def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None)
 
 
 def _keep_for_threes(p: Play, hand: Sequence[int], rules: Rules) -> float:
-    """Under 憋三 the best card left guards the play before the 3s."""
+    """Under 憋三 the best card left guards the play before the 3s (worth far more where
+    a caught seat ranks 大落 at once, ``men_is_last``)."""
     if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
         return 0.0
+    keep = KEEP_LAST_MEN if rules.men_is_last else KEEP_LAST
     if hand[I_BIG]:
-        return KEEP_LAST if p.big >= hand[I_BIG] else 0.0
+        return keep if p.big >= hand[I_BIG] else 0.0
     if hand[I_SMALL]:
-        return KEEP_LAST if p.small >= hand[I_SMALL] else 0.0
+        return keep if p.small >= hand[I_SMALL] else 0.0
     return 0.0
 
 
