@@ -151,13 +151,15 @@ async def test_marks_are_fenced_by_the_leases_token(store: Store) -> None:
         assert await tx.sent_result("k0") == {"by": "w2"}
 
 
-async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
-    store_target: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("renewal", ["slow", "refused"])
+async def test_a_slow_or_failed_renewal_stops_the_calls_and_the_next_holder_sends_once(
+    store_target: str, monkeypatch: pytest.MonkeyPatch, renewal: str
 ) -> None:
     """w1 hands a message to its adapter, whose call waits (the group budget). w1's lease
     renewal then takes longer than the lease: the database renewed it, but by the time w1
-    hears so it may have lapsed. w1 must make no call and mark nothing; w2 takes the
-    chat over once the lease ran out and sends the message, once."""
+    hears so it may have lapsed ("slow") — or it reaches the database after the lease
+    lapsed and w2 took the chat ("refused"). w1 must make no call and mark nothing; w2
+    sends the message, once."""
     wall, mono = FakeClock(), FakeClock()
     stores = [Store(store_target), Store(store_target)]
     for s in stores:
@@ -176,10 +178,18 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
     async def stalled(
         tx: StoreTx, chat_key: str, holder: str, now: float, ttl: float
     ) -> int | None:
-        token = await original(tx, chat_key, holder, now, ttl)
-        if holder == "w1" and slow.queued:  # a renewal while the call waits: it stalls
+        stalls = holder == "w1" and slow.queued and not renewed.is_set()
+        if stalls and renewal == "refused":  # stalled on its way: w2 takes the chat first
             mono.advance(4 * lease)
             wall.advance(4 * lease)
+            async with stores[1].transaction() as other:
+                assert await original(other, chat_key, "w2", wall.now(), ttl)
+            now = wall.now()
+        token = await original(tx, chat_key, holder, now, ttl)
+        if stalls and renewal == "slow":  # renewed, but the answer comes back late
+            mono.advance(4 * lease)
+            wall.advance(4 * lease)
+        if stalls:
             renewed.set()
         return token
 
@@ -192,7 +202,8 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
         slow.flush()  # the budget frees the call now: it is not made
         assert slow.calls == 0 and [type(o) for o in slow.outs] == [TableChanged]
         assert await outbox(stores[0], chat) == [("sending", 1)]  # not marked
-        await b.poll_timers()  # w1's lease ran out in the database too
+        wall.advance(4 * lease)  # w1's lease (or the one w2 took) ran out in the database
+        await b.poll_timers()
         assert fast.calls == 1 and [type(o) for o in fast.outs] == [TableChanged]
         assert await outbox(stores[0], chat) == [("sent", 2)]
         async with stores[0].transaction(readonly=True) as tx:

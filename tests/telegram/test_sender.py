@@ -83,7 +83,6 @@ async def test_edits_coalesce_and_end_on_the_latest() -> None:
     assert len(log.calls) <= 8
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def test_retry_after_pauses_only_that_chat() -> None:
     clock = FakeClock()
     sender = Sender(clock)
