@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from telegram.error import BadRequest, RetryAfter
 
 from adapters.telegram.sender import Sender
