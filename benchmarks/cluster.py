@@ -282,6 +282,9 @@ class Figures:
     # Presses a worker took (HTTP 200) and was SIGKILLed before answering: Telegram does
     # not send an update twice, so nobody answers them — counted, not timed.
     died_with_worker: int = 0
+    # How late the driver's own event loop woke (it stamps the answers): with 300 humans
+    # and the fake API in one process, a busy driver would pass for a slow cluster.
+    loop_lag_ms: list[float] = field(default_factory=list)
     accepted: Counter[int] = field(default_factory=Counter)  # per table
     refused: Counter[str] = field(default_factory=Counter)
     retried_posts: int = 0
@@ -344,6 +347,7 @@ class Human:
     user: dict[str, Any]
     group: dict[str, Any]
     done: set[tuple[int, int]] = field(default_factory=set)  # (message, version) acted on
+    seen: object = None  # the keyboard last looked at (an edit replaces the object)
 
     @property
     def chat(self) -> ChatRef:
@@ -373,6 +377,9 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
             msg = fake.last_photo(uid, "hand.png")
         except LookupError:
             continue
+        if msg.markup is not None and msg.markup is human.seen:
+            continue  # the same keyboard as last time: nothing new to decode
+        human.seen = msg.markup
         picked = _pick(msg)
         if picked is None:
             continue
@@ -385,17 +392,26 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
         if answered is None:
             figs.died_with_worker += 1
             human.done.discard(mark)  # a person would press again
+            human.seen = None
             continue
         seconds, text = answered
         if press.op not in COMMAND_OPS:
             figs.navigation_ms.append(seconds * 1000)
             human.done.discard(mark)  # a menu step: the next screen comes in the edit
+            human.seen = None
             continue
         figs.command_ms.append(seconds * 1000)
         if text in driver.ok_texts and press.op in ("x", "g"):
             figs.accepted[human.n] += 1
         elif text not in driver.ok_texts:
             figs.refused[text[:12]] += 1
+
+
+async def watch_loop(figs: Figures, until: float, tick: float = 0.1) -> None:
+    while time.monotonic() < until:
+        start = time.monotonic()
+        await asyncio.sleep(tick)
+        figs.loop_lag_ms.append((time.monotonic() - start - tick) * 1000)
 
 
 async def open_tables(driver: Driver, humans: list[Human], parallel: int = 12) -> None:
@@ -494,6 +510,7 @@ async def drive(
         for h in humans
         if h.n % SILENT != 0
     ]
+    players.append(asyncio.create_task(watch_loop(driver.figures, until)))
     victim = pool.count - 1
     await asyncio.sleep(seconds * 0.4)
     pool.kill(victim)
@@ -613,6 +630,12 @@ def report(
         print(
             f"command answer ms: p50 {statistics.median(ms):.0f}, p90 {cuts[89]:.0f}, "
             f"p99 {cuts[98]:.0f}, max {ms[-1]:.0f}; over 1 s: {sum(x > 1000 for x in ms)}"
+        )
+    lag = sorted(figs.loop_lag_ms)
+    if len(lag) > 20:
+        print(
+            f"the driver's event loop woke late by p50 {statistics.median(lag):.0f} ms, "
+            f"p95 {statistics.quantiles(lag, n=20)[-1]:.0f} ms, max {lag[-1]:.0f} ms"
         )
     print(
         f"{stored.actions} engine actions stored; {len(driver.fake.calls)} Bot API calls; "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -64,6 +65,10 @@ def actor_of(user: User, is_admin: bool = False) -> Actor:
     return Actor(str(user.id), user.full_name or str(user.id), is_admin)
 
 
+# A relayed reply of an adapter module's own: the chat and the payload it queued.
+RelayedKind = Callable[[ChatRef, dict[str, Json]], Awaitable[None]]
+
+
 @dataclass
 class Context:
     manager: TableManager
@@ -79,6 +84,9 @@ class Context:
     dm_ok: BoundedSet[str] = field(default_factory=lambda: BoundedSet(USERS))
     notices: BoundedDict[str, deque[str]] = field(default_factory=lambda: BoundedDict(CHATS))
     group_titles: BoundedDict[int, str] = field(default_factory=lambda: BoundedDict(CHATS))
+    # Other relayed replies, by the payload's first key: e.g. "replay" (adapters/telegram/
+    # records.py) — what they post is rendered where the chat's sender runs.
+    relayed_kinds: dict[str, RelayedKind] = field(default_factory=dict)
     _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
         default_factory=lambda: BoundedDict(USERS)
     )
@@ -141,16 +149,23 @@ class Context:
         With several workers a reply to a command goes through the outbox instead, so the
         worker holding the chat's lease sends it within the one group budget (the table's
         messages already come that way: ``receipts.relaying``)."""
-        if int(chat.chat_id) < 0 and not receipts.relaying():
-            payload: dict[str, Json] = {
-                "say": text,
-                "reply_to": reply_to,
-                "markup": None if markup is None else markup.to_dict(),
-                "urgent": urgent,
-            }
-            if self.manager.relay_reply(chat.key, payload):
-                return
-        self._say(chat, text, reply_to, markup, urgent)
+        payload: dict[str, Json] = {
+            "say": text,
+            "reply_to": reply_to,
+            "markup": None if markup is None else markup.to_dict(),
+            "urgent": urgent,
+        }
+        if not self.relay(chat, payload):
+            self._say(chat, text, reply_to, markup, urgent)
+
+    def relay(self, chat: ChatRef, payload: dict[str, Json]) -> bool:
+        """Queue a group reply in the outbox (several workers; not while the relay hands
+        an outbox message over: that one is on its way already); False: send it here."""
+        return (
+            int(chat.chat_id) < 0
+            and not receipts.relaying()
+            and self.manager.relay_reply(chat.key, payload)
+        )
 
     def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
@@ -158,19 +173,22 @@ class Context:
         """Edit a message the bot sent (a settings menu): rapid edits of one message
         collapse into one showing the last text. In a group with several workers it goes
         through the outbox, as ``say``."""
-        if chat_id < 0 and not receipts.relaying():
-            payload: dict[str, Json] = {
-                "edit": message_id,
-                "text": text,
-                "markup": None if markup is None else markup.to_dict(),
-            }
-            if self.manager.relay_reply(ChatRef("tg", str(chat_id)).key, payload):
-                return
-        self._edit(chat_id, message_id, text, markup)
+        payload: dict[str, Json] = {
+            "edit": message_id,
+            "text": text,
+            "markup": None if markup is None else markup.to_dict(),
+        }
+        if not self.relay(ChatRef("tg", str(chat_id)), payload):
+            self._edit(chat_id, message_id, text, markup)
 
     async def relayed(self, chat_key: str, payload: dict[str, Json]) -> None:
         """A reply handed back by the outbox relay (``say`` or ``edit`` on any worker)."""
         if not chat_key.startswith("tg:"):
+            return
+        kind = next(iter(payload), None)
+        handler = None if kind is None else self.relayed_kinds.get(kind)
+        if handler is not None:
+            await handler(ChatRef.from_key(chat_key), payload)
             return
         try:
             raw = payload.get("markup")

@@ -27,6 +27,7 @@ from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
 from bot.records.summary import frame_caption
 from bot.table import ChatRef
+from bot.table.outputs import Json
 from render.replay import replay_png
 
 from .callback import ReplayPress, encode
@@ -69,6 +70,10 @@ class RecordChat:
         self.ctx = ctx
         self.desk = RecordDesk(ctx.manager)
         self.image: ImageFn = image or replay_png
+        # With several workers the posts and the stepper's edits are relayed (the chat's
+        # one sender renders and sends them, within the group budget).
+        ctx.relayed_kinds["replay"] = self._relayed_replay
+        ctx.relayed_kinds["replay_step"] = self._relayed_step
 
     # -- /history ----------------------------------------------------------------------
     async def history(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
@@ -92,7 +97,25 @@ class RecordChat:
         if isinstance(opened, Refused):
             self.ctx.say(chat, opened.text(lang), reply_to=message.message_id)
             return
-        self._post(chat, message.message_id, opened, str(user.id), lang)
+        relayed: dict[str, Json] = {
+            "replay": opened.number,
+            "reply_to": message.message_id,
+            "owner": str(user.id),
+            "lang": lang,
+        }
+        if not self.ctx.relay(chat, relayed):
+            self._post(chat, message.message_id, opened, str(user.id), lang)
+
+    async def _relayed_replay(self, chat: ChatRef, payload: dict[str, Json]) -> None:
+        number, reply_to = payload.get("replay"), payload.get("reply_to")
+        lang: Lang = "en" if payload.get("lang") == "en" else "zh"
+        if not isinstance(number, int) or not isinstance(reply_to, int):
+            return
+        opened = await self.desk.open(chat, number)
+        if isinstance(opened, Refused):
+            self.ctx.say(chat, opened.text(lang), reply_to=reply_to)
+            return
+        self._post(chat, reply_to, opened, str(payload.get("owner")), lang)
 
     def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: Lang) -> None:
         chat_id = int(chat.chat_id)
@@ -155,11 +178,26 @@ class RecordChat:
             await query.answer(moved.text(lang))
             return
         await query.answer()
-        self._edit(
-            message.chat.id, message.message_id, ChatRef.from_key(f"tg:{message.chat.id}:"), moved
-        )
+        relayed: dict[str, Json] = {
+            "replay_step": message.message_id,
+            "number": moved.number,
+            "index": moved.index,
+            "lang": moved.lang,
+        }
+        if not self.ctx.relay(ChatRef("tg", str(message.chat.id)), relayed):
+            self._edit(message.chat.id, message.message_id, moved)
 
-    def _edit(self, chat_id: int, message_id: int, chat: ChatRef, session: StepSession) -> None:
+    async def _relayed_step(self, chat: ChatRef, payload: dict[str, Json]) -> None:
+        message_id, number, index = (payload.get(k) for k in ("replay_step", "number", "index"))
+        if not (isinstance(message_id, int) and isinstance(number, int)):
+            return
+        if not isinstance(index, int):
+            return
+        lang: Lang = "en" if payload.get("lang") == "en" else "zh"
+        session = StepSession(chat.group_key, number, index, "", lang)
+        self._edit(int(chat.chat_id), message_id, session)
+
+    def _edit(self, chat_id: int, message_id: int, session: StepSession) -> None:
         api = self.ctx.api
         group_chat = ChatRef("tg", str(chat_id))
 

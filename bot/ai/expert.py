@@ -24,7 +24,8 @@ Budget: ``work`` — playouts times the cards still in the hands, shared by the 
 (at least ``MIN_DEALS`` deals each) — makes the decision deterministic for a given rng
 seed and about as long early in the hand (long playouts, few deals) as late (many).
 ``max_seconds`` is a safety net only: when a slow machine reaches it, the search stops
-after the current deal and decides from the deals finished so far, so a decision cut
+(a playout looks at the clock every few moves), drops the unfinished deal and decides
+from the deals finished so far, so a decision cut
 short by the clock may differ from an uncut one.
 """
 
@@ -187,7 +188,7 @@ class ExpertPolicy:
         half played out is dropped: the candidates are compared on the same deals only)."""
         row: list[float] = []
         for cand in cands:
-            row.append(self._playout(state, seat, cand, rng.getrandbits(32)))
+            row.append(self._playout(state, seat, cand, rng.getrandbits(32), deadline))
             if time.perf_counter() > deadline:
                 return None
         return row
@@ -223,13 +224,20 @@ class ExpertPolicy:
                 return True
         return False
 
-    def _playout(self, state: HandState, seat: int, cand: Action | None, seed: int) -> float:
+    def _playout(
+        self,
+        state: HandState,
+        seat: int,
+        cand: Action | None,
+        seed: int,
+        deadline: float = math.inf,
+    ) -> float:
         if cand is not None:
             try:
                 state, _ = apply(state, seat, cand)
             except GoujiError:
                 return -1e9  # not legal in this deal (cannot happen for own-hand moves)
-        res = rollout(state, random.Random(seed)).result
+        res = rollout(state, random.Random(seed), deadline).result
         if res is None or res.voided:
             return 0.5
         mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if same_team(s, seat))

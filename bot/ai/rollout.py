@@ -24,7 +24,9 @@ that a playout plays the way the table's ``normal`` seats do:
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, ActionKind
@@ -38,6 +40,7 @@ from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_t
 from .normal import DEFAULT_NORMAL
 
 MAX_STEPS = 4000
+CLOCK_STEPS = 16  # moves between looks at the clock (a move takes ~0.1 ms on an idle core)
 # normal's own weights, so that playouts follow its tuning
 W = DEFAULT_NORMAL
 NEAR_OUT = W.near_out
@@ -48,6 +51,7 @@ TAKES_TRICK = W.takes_trick  # the other two opponents passed: the answer likely
 SPEND_GOUJI = W.gouji_set
 HOARD_JOKER = W.hoard_joker
 KEEP_LAST = W.last_big
+KEEP_LAST_MEN = W.last_big_men
 BLOCK = W.block
 FEED = W.feed
 _PASS = Action(ActionKind.PASS)
@@ -94,13 +98,15 @@ def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None)
 
 
 def _keep_for_threes(p: Play, hand: Sequence[int], rules: Rules) -> float:
-    """Under 憋三 the best card left guards the play before the 3s."""
+    """Under 憋三 the best card left guards the play before the 3s (worth far more where
+    a caught seat ranks 大落 at once, ``men_is_last``)."""
     if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
         return 0.0
+    keep = KEEP_LAST_MEN if rules.men_is_last else KEEP_LAST
     if hand[I_BIG]:
-        return KEEP_LAST if p.big >= hand[I_BIG] else 0.0
+        return keep if p.big >= hand[I_BIG] else 0.0
     if hand[I_SMALL]:
-        return KEEP_LAST if p.small >= hand[I_SMALL] else 0.0
+        return keep if p.small >= hand[I_SMALL] else 0.0
     return 0.0
 
 
@@ -332,10 +338,17 @@ def _step(state: HandState, seat: int) -> HandState | None:
         return apply(state, seat, Action.play(plays[0]))[0]
 
 
-def rollout(state: HandState, rng: random.Random) -> HandState:
-    """The end state of ``state`` played on by the fast rules (``rng`` is for ties only)."""
-    for _ in range(MAX_STEPS):
+def rollout(state: HandState, rng: random.Random, deadline: float = math.inf) -> HandState:
+    """The end state of ``state`` played on by the fast rules (``rng`` is for ties only).
+
+    Past ``deadline`` (a ``time.perf_counter`` reading) it stops where it is, unfinished:
+    on a machine slowed by other work, one playout must not carry a decision past its
+    time (the caller drops an unfinished playout's deal).
+    """
+    for step in range(MAX_STEPS):
         if state.over:
+            return state
+        if not step % CLOCK_STEPS and time.perf_counter() > deadline:
             return state
         if state.phase is Phase.RETURN_TRIBUTE:
             state = _return_tribute(state)

@@ -8,6 +8,7 @@ only once its value (or a later one of the same name) committed, as before."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from ..store import Store
@@ -23,8 +24,11 @@ class MetaWriter:
         self._writer: asyncio.Task[None] | None = None
 
     async def write(self, key: str, name: str, value: Any) -> None:
-        """Keep ``value`` as the table's ``name``; returns once it committed (raises what
-        the batch's transaction raised)."""
+        """Keep ``value`` as the table's ``name``; returns once it committed (raises
+        TypeError or ValueError at once for a value that is no JSON, else what the
+        batch's transaction raised)."""
+        # A value that is no JSON fails its own caller here, not the batch it would join.
+        json.dumps(value)
         loop = asyncio.get_running_loop()
         self._pending[(key, name)] = value
         if self._batch is None:

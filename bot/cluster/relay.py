@@ -43,6 +43,11 @@ Deliver = Callable[[OutboxMessage], Awaitable[dict[str, Any]]]
 # A message handed to the adapters: its receipt and what to keep of the answer.
 Handed = tuple[OutboxMessage, Receipt, dict[str, Any]]
 Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages that are out
+# Outbox kinds whose delivery only edits what is there (the table message): sent twice,
+# nothing shows twice. Any other kind may post a new message, which Telegram cannot
+# recognise when retried, so its mark is committed the moment its call returned: the
+# window in which a worker's death sends it twice is that one short transaction.
+EDITS_ONLY = frozenset({"TableChanged"})
 
 
 @dataclass
@@ -170,9 +175,9 @@ class OutboxRelay:
     ) -> tuple[int, Settled | None]:
         """Wait for each handed message's platform calls, in order, and mark each as sent
         as soon as they returned — with every next one already out too (one coalesced
-        edit settles many), in one commit. The last of the batch is returned instead, for
-        the next claim's commit. Returns (marked, left to mark); None if the lease was
-        lost."""
+        edit settles many), in one commit. The last of the batch, when it only edits, is
+        returned instead, for the next claim's commit (a round trip saved; sending an edit
+        again is harmless). Returns (marked, left to mark); None if the lease was lost."""
         marked = 0
         while handed:
             with self.timings.phase("outbox_platform_wait"):
@@ -181,8 +186,9 @@ class OutboxRelay:
             done = 1
             while done < len(handed) and handed[done][1].done:
                 done += 1
-            out, handed = [(m.id, r) for m, _, r in handed[:done]], handed[done:]
-            if not handed:
+            settled, handed = handed[:done], handed[done:]
+            out = [(m.id, r) for m, _, r in settled]
+            if not handed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
                 return marked, out
             with self.timings.phase("outbox_mark_sent"):
                 async with self.store.transaction() as tx:

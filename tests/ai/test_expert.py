@@ -135,9 +135,9 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
     calls: list[HandState] = []
     real = expert_module.rollout
 
-    def counted(s: HandState, rng: random.Random) -> HandState:
+    def counted(s: HandState, rng: random.Random, deadline: float) -> HandState:
         calls.append(s)
-        return real(s, rng)
+        return real(s, rng, deadline)
 
     monkeypatch.setattr(expert_module, "rollout", counted)
     expert = ExpertPolicy(
@@ -304,3 +304,17 @@ def test_unshown_counts_follow_what_each_seat_played() -> None:
     sizes = hand_sizes(seen)
     assert sum(sizes) == sum(even) - 4
     assert sizes[3] == min(sizes[1:])  # seat 4 played four cards: it holds the fewest
+
+
+def test_a_playout_stops_at_the_deadline_and_finishes_without_one() -> None:
+    import time
+
+    from bot.ai.rollout import rollout
+
+    state = _mid_hand()
+    done = rollout(state, random.Random(1))
+    assert done.over
+    assert rollout(state, random.Random(1)) == done  # no randomness beyond the state
+    # A deadline already past: it stops at once, the hand unfinished.
+    cut = rollout(state, random.Random(1), deadline=time.perf_counter() - 1.0)
+    assert not cut.over and cut == state

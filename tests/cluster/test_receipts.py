@@ -6,11 +6,12 @@ made before it ran. A call whose relay is no longer sure of its lease is not mad
 from __future__ import annotations
 
 import datetime as dtm
+import warnings
 
 from telegram.error import RetryAfter
 
 from adapters.budget import BudgetMemory
-from adapters.telegram.sender import Sender
+from adapters.telegram.sender import Sender, _retry_seconds
 from bot.cluster import receipts
 from bot.table import FakeClock
 
@@ -123,3 +124,13 @@ async def test_an_edit_touched_under_a_live_lease_still_goes() -> None:
         sender.touch(GROUP, "table", job(calls, "edit"), interval=3.0)
     await sender.pump()
     assert calls == ["edit"] and kept.done and lost.abandoned
+
+
+def test_a_flood_answer_is_read_without_deprecation_warnings() -> None:
+    """PTB 22 warns on every int read of ``retry_after`` (its own constructor reads it);
+    the adapter opts in to timedelta periods (adapters/telegram/__init__.py), so a 429
+    logs no deprecation."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _retry_seconds(RetryAfter(7)) == 7.0
+        assert _retry_seconds(RetryAfter(dtm.timedelta(seconds=2.5))) == 2.5

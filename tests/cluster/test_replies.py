@@ -132,3 +132,28 @@ async def test_a_reply_waits_for_the_chats_sender(tmp_path: Path) -> None:
         assert len(said) == 2
     finally:
         await store.close()
+
+
+async def test_replay_posts_and_stepper_edits_go_through_the_outbox(tmp_path: Path) -> None:
+    from tests.telegram.test_records import data_of, fake_image, played_hand
+
+    played = await played_hand(tmp_path)  # one process plays a hand into the database
+    await played.close()
+    h = await ClusterHarness(tmp_path).open()  # a worker of a cluster on it
+    try:
+        h.bot.records.image = fake_image
+        await h.say(USERS[0], "/replay 1")
+        assert h.fake.in_chat(GROUP_ID) == []  # queued in the outbox, not sent here
+        await h.settle()
+        names = [m.document_name or m.photo_name for m in h.fake.in_chat(GROUP_ID)]
+        assert names[1:] == ["gouji-1.json", "replay.png"]
+        assert await h.outbox() == [("Reply", "sent")]
+        stepper = h.fake.last_photo(GROUP_ID, "replay.png")
+        assert stepper.photo == b"replay:1:0:zh"
+        await h.press(USERS[0], stepper, data_of(stepper, "▶"))  # answered at once
+        await h.settle()
+        edited = h.fake.last_photo(GROUP_ID, "replay.png")
+        assert edited.message_id == stepper.message_id and edited.photo == b"replay:1:1:zh"
+        assert await h.outbox() == [("Reply", "sent"), ("Reply", "sent")]
+    finally:
+        await h.close()

@@ -151,13 +151,15 @@ async def test_marks_are_fenced_by_the_leases_token(store: Store) -> None:
         assert await tx.sent_result("k0") == {"by": "w2"}
 
 
-async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
-    store_target: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("renewal", ["slow", "refused"])
+async def test_a_slow_or_failed_renewal_stops_the_calls_and_the_next_holder_sends_once(
+    store_target: str, monkeypatch: pytest.MonkeyPatch, renewal: str
 ) -> None:
     """w1 hands a message to its adapter, whose call waits (the group budget). w1's lease
     renewal then takes longer than the lease: the database renewed it, but by the time w1
-    hears so it may have lapsed. w1 must make no call and mark nothing; w2 takes the
-    chat over once the lease ran out and sends the message, once."""
+    hears so it may have lapsed ("slow") — or it reaches the database after the lease
+    lapsed and w2 took the chat ("refused"). w1 must make no call and mark nothing; w2
+    sends the message, once."""
     wall, mono = FakeClock(), FakeClock()
     stores = [Store(store_target), Store(store_target)]
     for s in stores:
@@ -176,10 +178,18 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
     async def stalled(
         tx: StoreTx, chat_key: str, holder: str, now: float, ttl: float
     ) -> int | None:
-        token = await original(tx, chat_key, holder, now, ttl)
-        if holder == "w1" and slow.queued:  # a renewal while the call waits: it stalls
+        stalls = holder == "w1" and slow.queued and not renewed.is_set()
+        if stalls and renewal == "refused":  # stalled on its way: w2 takes the chat first
             mono.advance(4 * lease)
             wall.advance(4 * lease)
+            async with stores[1].transaction() as other:
+                assert await original(other, chat_key, "w2", wall.now(), ttl)
+            now = wall.now()
+        token = await original(tx, chat_key, holder, now, ttl)
+        if stalls and renewal == "slow":  # renewed, but the answer comes back late
+            mono.advance(4 * lease)
+            wall.advance(4 * lease)
+        if stalls:
             renewed.set()
         return token
 
@@ -192,7 +202,8 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
         slow.flush()  # the budget frees the call now: it is not made
         assert slow.calls == 0 and [type(o) for o in slow.outs] == [TableChanged]
         assert await outbox(stores[0], chat) == [("sending", 1)]  # not marked
-        await b.poll_timers()  # w1's lease ran out in the database too
+        wall.advance(4 * lease)  # w1's lease (or the one w2 took) ran out in the database
+        await b.poll_timers()
         assert fast.calls == 1 and [type(o) for o in fast.outs] == [TableChanged]
         assert await outbox(stores[0], chat) == [("sent", 2)]
         async with stores[0].transaction(readonly=True) as tx:
@@ -201,3 +212,36 @@ async def test_a_slow_renewal_stops_the_calls_and_the_next_holder_sends_once(
     finally:
         for s in stores:
             await s.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "own_commit"), [("Reply", True), ("MatchOver", True), ("TableChanged", False)]
+)
+async def test_a_new_message_is_marked_the_moment_its_call_returned(
+    store: Store, monkeypatch: pytest.MonkeyPatch, kind: str, own_commit: bool
+) -> None:
+    """Telegram cannot recognise a new message sent again, so the window in which a death
+    sends it twice is kept to one short transaction: its mark commits at once, not with
+    the next claim. An edit's mark may wait for the next claim (a round trip saved)."""
+    m = SharedTableManager(store, worker="w1", lease_seconds=5)
+    events: list[str] = []
+    m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
+    marks, claims = StoreTx.mark_sent_many, StoreTx.unsent
+
+    async def mark(tx: StoreTx, sent: list[tuple[int, dict[str, object]]], *a: object) -> None:
+        if sent:
+            events.append("mark")
+        await marks(tx, sent, *a)  # type: ignore[arg-type]
+
+    async def claim(tx: StoreTx, *a: object) -> object:
+        events.append("claim")
+        return await claims(tx, *a)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(StoreTx, "mark_sent_many", mark)
+    monkeypatch.setattr(StoreTx, "unsent", claim)
+    async with store.transaction() as tx:
+        await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)
+    assert await m.relay.pump_chat("tg:-5:") == 1
+    after = events[events.index("mark") + 1]
+    assert after == ("committed" if own_commit else "claim")
+    assert await outbox(store, ChatRef("tg", "-5")) == [("sent", 1)]

@@ -23,11 +23,22 @@ async def test_values_set_together_are_written_in_one_transaction(store: Store) 
     assert writer.timings.summary()["meta_batch"]["n"] == 1
 
 
-async def test_a_failed_batch_fails_its_callers_and_the_next_one_goes_on(store: Store) -> None:
+async def test_a_failed_value_or_batch_fails_only_its_callers(store: Store) -> None:
     writer = MetaWriter(store)
     await writer.write("t", "ok", 1)
-    with pytest.raises(TypeError):
-        await writer.write("t", "bad", {1, 2})  # a set is no JSON
-    await writer.write("t", "later", 3)
+    # Set together with good values: only its own caller fails (a set is no JSON).
+    results = await asyncio.gather(
+        writer.write("t", "a", 2),
+        writer.write("t", "bad", {1, 2}),
+        writer.write("t", "b", 3),
+        return_exceptions=True,
+    )
+    assert results[0] is None and results[2] is None and isinstance(results[1], TypeError)
+    # A batch whose transaction fails fails its callers; the next batch goes on.
+    await store.close()
+    with pytest.raises(RuntimeError):
+        await writer.write("t", "lost", 4)
+    await store.open()
+    await writer.write("t", "later", 5)
     async with store.transaction(readonly=True) as tx:
-        assert await tx.load_table_meta("t") == {"ok": 1, "later": 3}
+        assert await tx.load_table_meta("t") == {"ok": 1, "a": 2, "b": 3, "later": 5}

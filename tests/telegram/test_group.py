@@ -153,7 +153,6 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     await h.close()
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def test_flood_control_and_not_modified(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     h = await opened(None, wang, li)

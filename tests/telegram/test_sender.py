@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
 from telegram.error import BadRequest, RetryAfter
 
 from adapters.telegram.sender import Sender
@@ -83,7 +82,6 @@ async def test_edits_coalesce_and_end_on_the_latest() -> None:
     assert len(log.calls) <= 8
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def test_retry_after_pauses_only_that_chat() -> None:
     clock = FakeClock()
     sender = Sender(clock)
