@@ -51,6 +51,7 @@ from .hand import (
     play_of,
     plays_needed,
 )
+from .plan import plan_hand
 from .tracking import Seen, est_count, known_count, passed_on
 from .tribute import pick_return
 
@@ -85,6 +86,7 @@ class NormalWeights:
     stop_burn: bool = True  # answer a burning opponent's play as if it were about to go out
     count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
+    plan: bool = True  # run out with 回牌 that 2s and jokers make too (``plan.plan_hand``)
     near_out: int = 4
     late: int = 8  # a hand this short plays its 2s as high cards
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
@@ -229,7 +231,7 @@ class NormalPolicy:
         whole = [c for c in plain if c[1].n == hand[c[1].base - 3]]
         if not whole:
             return min(plays, key=lambda c: self.cost(c[1], hand, rules))[0]
-        back = self._run_out(view, plain, whole, rules)
+        back = self._run_out(view, plays, plain, whole, rules)
         if back is not None:
             return back
         w = self.w
@@ -258,12 +260,19 @@ class NormalPolicy:
         return min(whole, key=score)[0]
 
     def _run_out(
-        self, view: SeatView, plain: list[Choice], whole: list[Choice], rules: Rules
+        self,
+        view: SeatView,
+        plays: list[Choice],
+        plain: list[Choice],
+        whole: list[Choice],
+        rules: Rules,
     ) -> Action | None:
         """出回牌: when the sets nobody can beat cover all but one of the others, run out."""
         if not self.w.run_out or self._fours_first(plain, whole):
             return None
         seen = Seen.of(view)
+        if self.w.plan:
+            return self._run_out_planned(view, plays, whole, rules, seen)
         winners = [c for c in whole if not seen.beatable(c[1])]
         losers = plays_needed(view.hand, rules) - len(winners)
         if not winners or losers > len(winners) + 1:
@@ -273,6 +282,22 @@ class NormalPolicy:
         # Lead the losers first while a winner waits to take the lead back.
         rest = [c for c in whole if c not in winners]
         return min(rest, key=lambda c: c[1].base)[0] if rest else None
+
+    def _run_out_planned(
+        self, view: SeatView, plays: list[Choice], whole: list[Choice], rules: Rules, seen: Seen
+    ) -> Action | None:
+        """出回牌 by the hand plan: the 回牌 count the sets 2s and jokers make unbeatable."""
+        pl = plan_hand(view.hand, rules, seen)
+        if not (pl.winners or pl.made) or not pl.runs_out():
+            return None
+        if pl.losers:  # the losers first while a 回牌 waits to take the lead back
+            low = pl.losers[0]
+            return next((c[0] for c in whole if c[1] == low), None)
+        sure = [c for c in whole if c[1] in pl.winners]
+        if sure:
+            return min(sure, key=lambda c: c[1].base)[0]
+        by_play = {c[1]: c[0] for c in plays}
+        return next((by_play[p] for p in pl.made if p in by_play), None)
 
     @staticmethod
     def _fours_first(plain: list[Choice], whole: list[Choice]) -> bool:

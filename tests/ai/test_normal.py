@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from bot.ai import NormalPolicy, decide, options, policy_for
+from bot.ai.normal import DEFAULT_NORMAL
+from bot.ai.plan import plan_hand
 from bot.ai.tracking import Seen, hidden_sizes
 from bot.engine import Action, ActionKind, fmt, make_rules
 from bot.engine.plays import Play
@@ -93,6 +96,41 @@ def test_leads_the_low_set_while_a_sure_winner_waits() -> None:
     state = state._replace(played=tuple(played), started=True)  # past the 革命 window
     seen = Seen.of(seat_view(state, 1))
     assert not seen.beatable(Play(14, 3)) and seen.beatable(Play(5, 2))
+    assert _cards(normal_choice(state, 1)) == "55"
+
+
+def test_leads_a_set_its_jokers_make_a_sure_winner_over_the_lowest_set() -> None:
+    # Two of the four big jokers are played; seat 1 holds the other two. QQ and KK alone
+    # can be beaten (Ks and As are out), but a set carrying a big joker needs a big joker
+    # to answer it: the plan makes KKB and QQB two 回牌, so the hand runs out with them.
+    # The naive lowest set, QQ, would hand the lead to whoever beats it.
+    state = table(["QQKKBB", FILL, FILL, FILL, FILL, FILL])
+    played = [0] * 15
+    played[14] = 2
+    state = state._replace(played=tuple(played), started=True)  # past the 革命 window
+    view = seat_view(state, 1)
+    seen = Seen.of(view)
+    assert seen.beatable(Play(12, 2)) and not seen.beatable(Play(13, 2, 0, 0, 1))
+    plan = plan_hand(view.hand, state.rules, seen)
+    assert plan.made == (Play(13, 2, 0, 0, 1), Play(12, 2, 0, 0, 1)) and not plan.losers
+    assert _cards(normal_choice(state, 1)) == "KKB"
+    # Without the jokers' help the same hand has no 回牌 and leads its lowest set.
+    naive = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, plan=False))
+    assert _cards(decide(state, 1, naive, random.Random(1))) == "QQ"
+
+
+def test_plan_counts_plain_winners_and_leaves_losers_lowest_first() -> None:
+    # Every other A, 2 and joker is played: AAA comes back; 55 and 77 do not, and there
+    # are no 2s or jokers to help them.
+    state = table(["5577AAA", FILL, FILL, FILL, FILL, FILL])
+    played = [0] * 15
+    played[11], played[12], played[13], played[14] = 13, 16, 4, 4
+    state = state._replace(played=tuple(played), started=True)
+    view = seat_view(state, 1)
+    plan = plan_hand(view.hand, state.rules, Seen.of(view))
+    assert plan.winners == (Play(14, 3),) and not plan.made
+    assert plan.losers == (Play(5, 2), Play(7, 2))
+    assert plan.runs_out() and plan.turns == 1
     assert _cards(normal_choice(state, 1)) == "55"
 
 
