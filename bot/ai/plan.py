@@ -26,7 +26,7 @@ _ATTACH = ((1, 0, 0), (2, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (0, 2, 0), (1,
 @dataclass(frozen=True, slots=True)
 class HandPlan:
     winners: tuple[Play, ...]  # plain whole sets nobody can beat
-    made: tuple[Play, ...]  # other sets that 2s and jokers make unbeatable
+    made: tuple[Play, ...]  # other sets that 2s and jokers make unbeatable (when it matters)
     losers: tuple[Play, ...]  # the rest, lowest first
 
     @property
@@ -49,6 +49,10 @@ def plan_hand(hand: Sequence[int], rules: Rules, seen: Seen) -> HandPlan:
             p = Play(i + 3, hand[i])
             (losers if seen.beatable(p) else winners).append(p)
     spare = [hand[I_TWO], hand[I_SMALL], hand[I_BIG]]
+    if len(losers) - len(winners) - 1 > sum(spare):
+        # Each spare card makes at most one more 回牌: the hand cannot run out, so the
+        # (dearer) search for attachments is skipped and ``made`` stays empty.
+        return HandPlan(tuple(winners), (), tuple(losers))
     made: list[Play] = []
     kept: list[Play] = []
     for p in reversed(losers):  # the highest sets need the least help
