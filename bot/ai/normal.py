@@ -87,13 +87,6 @@ class NormalWeights:
     count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
     plan: bool = True  # run out with 回牌 that 2s and jokers make too (``plan.plan_hand``)
-    plan_answer: bool = (
-        False  # answer at any price when the answer comes back and the rest runs out
-    )
-    winners_first: bool = False
-    keep_back: float = (
-        0.0  # lead cost of a 回牌 while other sets remain (keep it to retake the lead)
-    )
     near_out: int = 4
     late: int = 8  # a hand this short plays its 2s as high cards
     multi: float = 1.0  # lead bonus per card (up to 4): bigger sets are harder to answer
@@ -297,8 +290,8 @@ class NormalPolicy:
         pl = plan_hand(view.hand, rules, seen)
         if not (pl.winners or pl.made) or not pl.runs_out():
             return None
-        if pl.losers and not (self.w.winners_first and len(pl.losers) == 1):
-            low = pl.losers[0]  # the losers first while a 回牌 waits to take the lead back
+        if pl.losers:  # the losers first while a 回牌 waits to take the lead back
+            low = pl.losers[0]
             return next((c[0] for c in whole if c[1] == low), None)
         sure = [c for c in whole if c[1] in pl.winners]
         if sure:
@@ -349,19 +342,11 @@ class NormalPolicy:
         cost = cost_of(best)
         rest = minus(hand, best[1].counts())
         limit = self._limit(view, duel, urgent, rest, rules)
-        if w.plan_answer and cost > limit and self._comes_back(best[1], rest, rules, seen):
-            limit = max(limit, w.urgent)
         if cost > limit:
             return rang if rang is not None else passing
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
-
-    @staticmethod
-    def _comes_back(p: Play, rest: Sequence[int], rules: Rules, seen: Seen) -> bool:
-        """Whether answering with ``p`` keeps the lead (nobody can beat it) and the rest of
-        the hand then runs out with its 回牌."""
-        return not seen.beatable(p) and plan_hand(rest, rules, seen).runs_out()
 
     def _answer_chong(self, plays: list[Choice], hand: Sequence[int], rules: Rules) -> Action:
         """冲点: a pure answer opens our point and sheds cards; beating all three of the
