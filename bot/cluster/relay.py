@@ -81,6 +81,8 @@ class OutboxRelay:
         margin: float | None = None,
     ) -> None:
         self.store = store
+        # A message's mark commits on connections nothing else takes (bot.store.Lane).
+        self.marks = store.receipts()
         self.holder = holder
         self.deliver = deliver
         self.now = now
@@ -191,7 +193,7 @@ class OutboxRelay:
             if not handed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
                 return marked, out
             with self.timings.phase("outbox_mark_sent"):
-                async with self.store.transaction() as tx:
+                async with self.marks.transaction() as tx:
                     await tx.mark_sent_many(out, self.now(), (self.holder, lease.token))
             marked += done
         return marked, []

@@ -29,6 +29,10 @@ class Lane(StrEnum):
 
     COMMANDS = "commands"
     BACKGROUND = "background"
+    # A new message's "sent" mark: a worker that dies between the platform's answer and
+    # this commit has posted a message its successor will post again (the Bot API has no
+    # idempotency key), so the mark never waits behind claims and reloads for a connection.
+    RECEIPTS = "receipts"
 
 
 class Tx(ABC):

@@ -779,8 +779,16 @@ class Store:
         """This store for bookkeeping (the outbox relay, adapters' values): the same
         database and back end, but on PostgreSQL through a pool of its own, so however
         much of it waits, it never holds a connection a command needs."""
+        return self._on(Lane.BACKGROUND)
+
+    def receipts(self) -> Store:
+        """This store for marking a new message sent: a pool of its own on PostgreSQL, so
+        the commit that closes the double-post window never queues for a connection."""
+        return self._on(Lane.RECEIPTS)
+
+    def _on(self, lane: Lane) -> Store:
         view = copy.copy(self)
-        view.lane = Lane.BACKGROUND
+        view.lane = lane
         return view
 
     @property

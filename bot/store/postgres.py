@@ -15,7 +15,7 @@ from .migrations import POSTGRES
 
 # Connections per worker and lane: commands, and the bookkeeping that must never take
 # theirs (the outbox relay, adapters' values). With the listener, 29 a worker.
-POOL_SIZES = {Lane.COMMANDS: 16, Lane.BACKGROUND: 12}
+POOL_SIZES = {Lane.COMMANDS: 16, Lane.BACKGROUND: 10, Lane.RECEIPTS: 3}
 # Any constant shared by all workers: only one of them migrates at a time.
 MIGRATION_LOCK = 0x6F756A69
 _PLACEHOLDER = re.compile(r"\?")

@@ -10,16 +10,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.cluster import receipts
+from bot.cluster.relay import OutboxMessage, OutboxRelay
 from bot.cluster.shell import SharedTableManager
 from bot.store import Store, StoreTx
+from bot.store.backend import Lane
+from bot.store.postgres import POOL_SIZES
 from bot.table import Actor, ChatRef, FakeClock, OpenTable
 from bot.table.outputs import Out, TableChanged
 
+from .conftest import new_pg_database
 from .handoff_worker import CHAT, LEASE
+from .pgserver import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ME = Actor("u1", "甲")
@@ -245,3 +251,43 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     after = events[events.index("mark") + 1]
     assert after == ("committed" if own_commit else "claim")
     assert await outbox(store, ChatRef("tg", "-5")) == [("sent", 1)]
+
+
+async def test_a_mark_commits_while_the_bookkeeping_pool_is_exhausted(
+    pg_server: PgServer,
+) -> None:
+    """The mark that closes Telegram's double-post window has connections of its own: a
+    worker whose bookkeeping connections are all taken (claims, reloads, adapters'
+    values under load) still marks a message sent the moment its call returned."""
+    store = Store(await new_pg_database(pg_server))
+    await store.open()
+    pool = store.backend.pool_of(Lane.BACKGROUND)  # type: ignore[attr-defined]
+    held: list[Any] = []
+    try:
+        async with store.transaction() as tx:
+            await tx.enqueue("tg:-5:", "k", "MatchOver", {"say": "x"}, 0.0)
+
+        async def deliver(m: OutboxMessage) -> dict[str, Any]:
+            # While the call is on its way everything else takes every bookkeeping
+            # connection; then the call returns (no receipt: settled at the hand-off).
+            held.extend([await pool.acquire() for _ in range(POOL_SIZES[Lane.BACKGROUND])])
+            return {"message_id": 7}
+
+        relay = OutboxRelay(store.background(), "w1", deliver, lambda: 50.0)
+        pumping = asyncio.ensure_future(relay.pump_chat("tg:-5:"))
+        state: list[tuple[str, int]] = []
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            state = await outbox(store, ChatRef("tg", "-5"))  # on the commands' pool
+            if state == [("sent", 1)]:
+                break
+        assert state == [("sent", 1)]
+        assert not pumping.done()  # its next claim waits for a bookkeeping connection
+        for conn in held:
+            await pool.release(conn)
+        held.clear()
+        assert await asyncio.wait_for(pumping, 5) == 1
+    finally:
+        for conn in held:  # a failed run gives them back, or closing would wait forever
+            await pool.release(conn)
+        await store.close()
