@@ -11,14 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from telegram.ext import AIORateLimiter
 
-from adapters.telegram import TelegramBot
 from bot.cluster.shell import SharedTableManager
 from bot.i18n import t
 from bot.store import Store
 from bot.table import ChatRef, FakeClock
-from tests.telegram.harness import GROUP_ID, TOKEN, USERS, FakeRenderer, Harness
+from tests.telegram.harness import GROUP_ID, USERS, Harness
 
 CHAT = ChatRef("tg", "-100")
 
@@ -34,14 +32,7 @@ class ClusterHarness(Harness):
         self.manager = SharedTableManager(
             self.store, worker="w1", clock=self.clock, seed_source=lambda: 7, lease_seconds=5
         )
-        self.bot = TelegramBot(
-            self.manager,
-            TOKEN,
-            request=self.fake,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0),
-            renderer=FakeRenderer(),
-            run_sender=False,
-        )
+        self.bot = self.new_bot()
         await self.bot.initialize()
         return self
 

@@ -76,7 +76,14 @@ class Harness:
             declare_window_seconds=12,
             between_hands_seconds=12,
         )
-        self.bot = TelegramBot(
+        self.bot = self.new_bot()
+        self.bot.app.add_error_handler(self._record_error)
+        await self.bot.initialize()
+        return self
+
+    def new_bot(self) -> TelegramBot:
+        """The bot on the fake server, for this harness's manager."""
+        return TelegramBot(
             self.manager,
             TOKEN,
             request=self.fake,
@@ -86,9 +93,6 @@ class Harness:
             renderer=FakeRenderer(),
             run_sender=False,
         )
-        self.bot.app.add_error_handler(self._record_error)
-        await self.bot.initialize()
-        return self
 
     async def _record_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if context.error is not None:
