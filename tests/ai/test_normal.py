@@ -275,3 +275,20 @@ def test_keeps_its_last_joker_to_guard_the_play_before_its_threes() -> None:
     assert state.to_act == 2
     choice = normal_choice(state, 2)
     assert choice is not None and not (choice.kind is ActionKind.PLAY and "B" in _cards(choice))
+
+
+def test_answers_an_opponent_that_keeps_the_lead_trick_after_trick() -> None:
+    from bot.engine.state import PublicMove
+
+    # Seat 1 (upstream of seat 2) leads a 6 with 14 cards in seat 2's hand: its cheapest
+    # answer, a T split from TT, is dear early against the upstream seat, so with no history
+    # seat 2 passes.
+    hand = "33445TTQQKKAA55"
+    fresh = play(table(["6" + FILL, hand, FILL, FILL, FILL, FILL]), 1, "6")
+    assert normal_choice(fresh, 2) == Action(ActionKind.PASS)
+    # But seat 1 led the last two tricks too and nobody took them: it sheds a card a trick
+    # while the table passes, so seat 2 answers it.
+    state = table(["6" + FILL, hand, FILL, FILL, FILL, FILL])
+    moves = (PublicMove(1, Play(4, 1), None, None), PublicMove(1, Play(5, 1), None, None))
+    state = play(state._replace(history=moves), 1, "6")
+    assert _cards(normal_choice(state, 2)) == "T"
