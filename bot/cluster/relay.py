@@ -1,6 +1,13 @@
 """The outbox relay: messages leave in the order their state changes committed, one
 sender per chat at a time (a lease in the database), nothing lost and nothing sent twice.
 
+A lease covers what one rate limit covers (``bot.store.lease_key``): a Telegram forum's
+topics are chats of their own (a table each) but spend one group budget, so they share
+their group's lease — one worker sends for all of them at a time, in one loop, counting
+every call against the one budget. Another worker's command in another topic meanwhile
+only queues its messages; the holder learns of that topic from its next pass over the
+outbox (``chats``) and sends them too.
+
 Per batch of a chat's waiting messages: take (or renew) the chat's lease and note an
 attempt on each, commit; hand each message to this worker's adapters inside a
 ``Receipt`` (bot.cluster.receipts); then, message by message, wait until the platform
@@ -32,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import OutboxMessage, Store, StoreTx
+from ..store import OutboxMessage, Store, StoreTx, lease_key
 from .receipts import Receipt, collecting
 from .timings import Timings
 
@@ -96,21 +103,29 @@ class OutboxRelay:
         # workers, the time from the check to the request leaving).
         self.margin = lease_seconds / 5 if margin is None else margin
         # The lease keeps other workers out; this keeps this worker's own loops (the pass
-        # after a command, the background pass) from sending one chat's messages twice.
+        # after a command, the background pass) from sending one chat's messages twice:
+        # one loop per lease (a Telegram group with all its topics), sending for the
+        # chats it was told of.
         self._busy: set[str] = set()
         self._again: set[str] = set()
+        self._chats: dict[str, set[str]] = {}
 
     async def pump_chat(self, chat_key: str) -> int:
-        """Send a chat's waiting messages if no other sender is; returns how many."""
-        if chat_key in self._busy:
-            self._again.add(chat_key)  # the sender running now looks once more
+        """Send a chat's waiting messages — with those of every chat under the same lease
+        (a forum's topics share their group's: ``lease_key``) — unless this worker is
+        sending them already; returns how many."""
+        owner = lease_key(chat_key)
+        self._chats.setdefault(owner, set()).add(chat_key)
+        if owner in self._busy:
+            self._again.add(owner)  # the sender running now looks once more
             return 0
-        self._busy.add(chat_key)
+        self._busy.add(owner)
         try:
-            return await self._pump_chat(chat_key)
+            return await self._pump_chat(owner)
         finally:
-            self._busy.discard(chat_key)
-            self._again.discard(chat_key)
+            self._busy.discard(owner)
+            self._again.discard(owner)
+            self._chats.pop(owner, None)
 
     async def _take(self, tx: StoreTx, chat_key: str, lease: Lease | None) -> Lease | None:
         """Take or renew the chat's lease in ``tx``, its expiry counted from the clock
@@ -127,7 +142,7 @@ class OutboxRelay:
         lease.sure_until = sure_until
         return lease
 
-    async def _pump_chat(self, chat_key: str) -> int:
+    async def _pump_chat(self, owner: str) -> int:
         sent = 0
         settled: Settled = []  # out, to be marked in the next commit
         lease: Lease | None = None
@@ -140,21 +155,21 @@ class OutboxRelay:
                     await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
                     sent, settled = sent + len(settled), []
                 before = lease
-                held = before is not None or await tx.holds_lease(chat_key, self.holder, self.now())
-                lease = await self._take(tx, chat_key, before)
+                held = before is not None or await tx.holds_lease(owner, self.holder, self.now())
+                lease = await self._take(tx, owner, before)
                 if lease is None:
                     return sent
                 held = held and lease is before
                 # The attempts are noted in the same commit, before anything goes out.
-                waiting = await tx.unsent(chat_key, self.batch)
+                waiting = await tx.unsent(sorted(self._chats[owner]), self.batch)
                 if waiting:
                     await tx.mark_sending_many([m.id for m in waiting])
-                elif chat_key not in self._again:
-                    await tx.release_lease(chat_key, self.holder)  # nothing left: done
+                elif owner not in self._again:
+                    await tx.release_lease(owner, self.holder)  # nothing left: done
             self.timings.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
-                if chat_key in self._again:
-                    self._again.discard(chat_key)
+                if owner in self._again:
+                    self._again.discard(owner)
                     continue
                 return sent
             handed: list[Handed] = []
@@ -163,7 +178,7 @@ class OutboxRelay:
                     if not lease.live():  # the claim itself was slow: not sure any more
                         break
                     handed.append(await self._hand_over(message, not held, lease))
-            marked, left = await self._deliveries(chat_key, handed, lease)
+            marked, left = await self._deliveries(owner, handed, lease)
             if left is None or len(handed) < len(waiting):
                 # Not sure of the lease: nothing more goes out. It is left to lapse, not
                 # released: a call already on its way keeps the margin before another
@@ -227,9 +242,17 @@ class OutboxRelay:
         return sum(await asyncio.gather(*(self._pump_logged(chat) for chat in chats)))
 
     async def chats(self) -> list[str]:
-        """The chats with waiting messages and no sender now."""
+        """The chats with waiting messages and no sender now — and chats under a lease
+        this worker is sending for that it has not been told of (another worker's
+        command in another topic of the forum: it cannot send there while this one
+        holds the group)."""
         async with self.store.transaction(readonly=True) as tx:
-            return await tx.chats_to_send(self.now())
+            waiting = await tx.chats_waiting(self.now(), self.holder)
+        return [chat for chat, mine in waiting if not mine or self._untold(chat)]
+
+    def _untold(self, chat_key: str) -> bool:
+        owner = lease_key(chat_key)
+        return owner in self._busy and chat_key not in self._chats.get(owner, ())
 
     async def _pump_logged(self, chat: str) -> int:
         try:

@@ -39,6 +39,26 @@ Fence = tuple[str, int]
 FaultHook = Callable[[str], None]
 
 
+def lease_key(chat_key: str) -> str:
+    """The key of the lease that covers a chat: one sender at a time per lease. A
+    Telegram forum's topics share their group's (Telegram's 20 messages a minute are the
+    group's, whichever topic they go to: one worker must count them all); any other chat
+    has its own. ``_lease_of`` is the same in SQL."""
+    if chat_key.startswith("tg:") and ":" in chat_key[3:]:
+        return "tg:" + chat_key[3:].partition(":")[0] + ":"
+    return chat_key
+
+
+def _lease_of(column: str, dialect: Dialect) -> str:
+    """``lease_key`` of a chat key column, in SQL both back ends run (only the name of
+    the function that finds a character differs)."""
+    find = "strpos" if dialect is Dialect.POSTGRES else "instr"
+    return (
+        f"CASE WHEN {column} LIKE 'tg:%:%' "
+        f"THEN substr({column}, 1, 3 + {find}(substr({column}, 4), ':')) ELSE {column} END"
+    )
+
+
 def default_db_path() -> str:
     """``$GOUJI_DB`` or ``gouji.sqlite3`` in the working directory."""
     return os.environ.get(DB_ENV, "gouji.sqlite3")
@@ -645,22 +665,37 @@ class StoreTx:
         return row is not None
 
     async def chats_to_send(self, now: float, limit: int = 100) -> list[str]:
-        """Chats with unsent messages and no sender holding them."""
+        """Chats with unsent messages and no sender holding their lease (``lease_key``)."""
+        return [chat for chat, _ in await self.chats_waiting(now, None, limit)]
+
+    async def chats_waiting(
+        self, now: float, holder: str | None, limit: int = 100
+    ) -> list[tuple[str, bool]]:
+        """Chats with unsent messages whose lease (``lease_key``) no sender holds, or
+        ``holder`` does, each with whether it is ``holder``'s; the free ones first."""
+        lease = _lease_of("o.chat_key", self.tx.dialect)
         rows = await self.tx.fetch(
-            "SELECT DISTINCT o.chat_key FROM outbox o "
-            "LEFT JOIN chat_leases l ON l.chat_key = o.chat_key "
-            "WHERE o.state <> 'sent' AND (l.chat_key IS NULL OR l.until < ?) "
-            "ORDER BY o.chat_key LIMIT ?",
+            "SELECT o.chat_key, l.holder FROM outbox o "
+            f"LEFT JOIN chat_leases l ON l.chat_key = {lease} AND l.until >= ? "
+            "WHERE o.state <> 'sent' AND (l.holder IS NULL OR l.holder = ?) "
+            "GROUP BY o.chat_key, l.holder ORDER BY l.holder IS NOT NULL, o.chat_key LIMIT ?",
             float(now),
+            holder,
             limit,
         )
-        return [str(r[0]) for r in rows]
+        return [(str(r[0]), r[1] is not None) for r in rows]
 
-    async def unsent(self, chat_key: str, limit: int = 50) -> list[OutboxMessage]:
+    async def unsent(self, chat_key: str | Sequence[str], limit: int = 50) -> list[OutboxMessage]:
+        """A chat's unsent messages (or several chats', e.g. a forum's topics), oldest
+        first."""
+        keys = [chat_key] if isinstance(chat_key, str) else list(chat_key)
+        if not keys:
+            return []
         rows = await self.tx.fetch(
             "SELECT id, chat_key, msg_key, kind, payload, attempts, state FROM outbox "
-            "WHERE chat_key = ? AND state <> 'sent' ORDER BY id LIMIT ?",
-            chat_key,
+            f"WHERE chat_key IN ({', '.join('?' * len(keys))}) AND state <> 'sent' "
+            "ORDER BY id LIMIT ?",
+            *keys,
             limit,
         )
         return [
@@ -685,11 +720,13 @@ class StoreTx:
             [(i,) for i in message_ids],
         )
 
-    # Marks are fenced: only the sender whose lease token is still the chat's may mark.
-    _FENCE = (
-        " AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = outbox.chat_key "
-        "AND l.holder = ? AND l.token = ?)"
-    )
+    def _fence(self) -> str:
+        """Marks are fenced: only the sender whose token is still the lease's may mark."""
+        lease = _lease_of("outbox.chat_key", self.tx.dialect)
+        return (
+            f" AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = {lease} "
+            "AND l.holder = ? AND l.token = ?)"
+        )
 
     async def mark_sent(
         self,
@@ -707,7 +744,7 @@ class StoreTx:
         rows = await self.tx.fetch(
             "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
             "WHERE id = ? AND state <> 'sent'"
-            + ("" if fence is None else self._FENCE)
+            + ("" if fence is None else self._fence())
             + " RETURNING id",
             *args,
         )
@@ -725,7 +762,7 @@ class StoreTx:
         tail = () if fence is None else tuple(fence)
         await self.tx.executemany(
             "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'" + ("" if fence is None else self._FENCE),
+            "WHERE id = ? AND state <> 'sent'" + ("" if fence is None else self._fence()),
             [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
