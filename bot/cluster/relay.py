@@ -73,6 +73,13 @@ class Lease:
         self.sure_until = -float("inf")
 
 
+def _answer(receipt: Receipt, answer: dict[str, Any]) -> dict[str, Any]:
+    """What the outbox keeps of a message's delivery: the adapter's answer, and how many
+    of its calls were shed (the message's state says whether any went out)."""
+    shed = receipt.shed
+    return {**answer, "shed": shed} if shed else answer
+
+
 class OutboxRelay:
     def __init__(
         self,
@@ -204,17 +211,22 @@ class OutboxRelay:
             while done < len(handed) and handed[done][1].done:
                 done += 1
             settled, handed = handed[:done], handed[done:]
-            out = [(m.id, r) for m, _, r in settled]
-            if not handed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
+            out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
+            # Shed by the adapter (a stale reply to a command): done with, not sent.
+            dropped = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if receipt.dropped]
+            if not handed and not dropped and all(m.kind in EDITS_ONLY for m, _, _ in settled):
                 return marked, out
+            fence = (self.holder, lease.token)
             with self.timings.phase("outbox_mark_sent"):
                 async with self.marks.transaction() as tx:
-                    await tx.mark_sent_many(out, self.now(), (self.holder, lease.token))
-            marked += done
+                    await tx.mark_sent_many(out, self.now(), fence)
+                    await tx.mark_sent_many(dropped, self.now(), fence, "dropped")
+            marked += len(out)
         return marked, []
 
     async def _hand_over(self, message: OutboxMessage, takeover: bool, lease: Lease) -> Handed:
-        with collecting(Receipt(takeover, lease.live, message.msg_key)) as receipt:
+        receipt = Receipt(takeover, lease.live, message.msg_key, message.created)
+        with collecting(receipt):
             result = await self.deliver(message)
         return message, receipt, result
 
@@ -237,7 +249,8 @@ class OutboxRelay:
         return receipt.done
 
     async def pump(self) -> int:
-        """One pass over every chat with waiting messages and no sender."""
+        """One pass over every chat with waiting messages and no sender; returns how many
+        messages went out."""
         chats = await self.chats()
         return sum(await asyncio.gather(*(self._pump_logged(chat) for chat in chats)))
 

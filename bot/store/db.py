@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .backend import Backend, Dialect, Lane, Row, Tx
 
@@ -34,6 +34,11 @@ ActionRow = tuple[int, int, int, dict[str, Any]]
 PlayerRow = tuple[str, str, int, int]
 # (holder, token) of a chat's lease: a write fenced by it happens only while it is current
 Fence = tuple[str, int]
+# An outbox message's end: sent, or dropped (its adapter shed it: never sent, never retried)
+Done = Literal["sent", "dropped"]
+# Still to send: neither state above (two terms, so the partial index on unsent rows,
+# ``state <> 'sent'``, still serves the queries)
+_WAITING = "state <> 'sent' AND state <> 'dropped'"
 # Called with the name of each point inside a step's transaction (tests kill the process
 # there to prove a crash loses nothing).
 FaultHook = Callable[[str], None]
@@ -141,6 +146,7 @@ class OutboxMessage:
     payload: dict[str, Any]
     attempts: int  # > 0: an earlier sender may have sent it before it died
     state: str
+    created: float = 0.0  # when it was queued (wall-clock seconds)
 
 
 def outbox_key(table_key: str, version: int, index: int) -> str:
@@ -677,7 +683,8 @@ class StoreTx:
         rows = await self.tx.fetch(
             "SELECT o.chat_key, l.holder FROM outbox o "
             f"LEFT JOIN chat_leases l ON l.chat_key = {lease} AND l.until >= ? "
-            "WHERE o.state <> 'sent' AND (l.holder IS NULL OR l.holder = ?) "
+            f"WHERE {_WAITING.replace('state', 'o.state')} "
+            "AND (l.holder IS NULL OR l.holder = ?) "
             "GROUP BY o.chat_key, l.holder ORDER BY l.holder IS NOT NULL, o.chat_key LIMIT ?",
             float(now),
             holder,
@@ -692,15 +699,22 @@ class StoreTx:
         if not keys:
             return []
         rows = await self.tx.fetch(
-            "SELECT id, chat_key, msg_key, kind, payload, attempts, state FROM outbox "
-            f"WHERE chat_key IN ({', '.join('?' * len(keys))}) AND state <> 'sent' "
+            "SELECT id, chat_key, msg_key, kind, payload, attempts, state, created FROM outbox "
+            f"WHERE chat_key IN ({', '.join('?' * len(keys))}) AND {_WAITING} "
             "ORDER BY id LIMIT ?",
             *keys,
             limit,
         )
         return [
             OutboxMessage(
-                int(r[0]), str(r[1]), str(r[2]), str(r[3]), _loads(r[4]), int(r[5]), str(r[6])
+                int(r[0]),
+                str(r[1]),
+                str(r[2]),
+                str(r[3]),
+                _loads(r[4]),
+                int(r[5]),
+                str(r[6]),
+                float(r[7]),
             )
             for r in rows
         ]
@@ -742,8 +756,7 @@ class StoreTx:
         if fence is not None:
             args.extend(fence)
         rows = await self.tx.fetch(
-            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'"
+            f"UPDATE outbox SET state = 'sent', sent = ?, result = ? WHERE id = ? AND {_WAITING}"
             + ("" if fence is None else self._fence())
             + " RETURNING id",
             *args,
@@ -755,14 +768,16 @@ class StoreTx:
         sent: Sequence[tuple[int, dict[str, Any]]],
         now: float,
         fence: Fence | None = None,
+        state: Done = "sent",
     ) -> None:
-        """``mark_sent`` for messages whose calls returned together, in one statement."""
+        """``mark_sent`` for messages whose calls returned together, in one statement;
+        ``state="dropped"``: messages done with but not sent (their adapter shed them)."""
         if not sent:
             return
         tail = () if fence is None else tuple(fence)
         await self.tx.executemany(
-            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'" + ("" if fence is None else self._fence()),
+            f"UPDATE outbox SET state = '{state}', sent = ?, result = ? WHERE id = ? "
+            f"AND {_WAITING}" + ("" if fence is None else self._fence()),
             [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
@@ -783,7 +798,8 @@ class StoreTx:
 
     async def prune_outbox(self, sent_before: float) -> None:
         await self.tx.execute(
-            "DELETE FROM outbox WHERE state = 'sent' AND sent < ?", float(sent_before)
+            "DELETE FROM outbox WHERE state IN ('sent', 'dropped') AND sent < ?",
+            float(sent_before),
         )
 
 

@@ -52,7 +52,9 @@ class Worker:
 
 async def unsent(store: Store) -> int:
     async with store.transaction(readonly=True) as tx:
-        row = await tx.tx.fetchone("SELECT count(*) FROM outbox WHERE state <> 'sent'")
+        row = await tx.tx.fetchone(
+            "SELECT count(*) FROM outbox WHERE state NOT IN ('sent', 'dropped')"
+        )
     assert row is not None
     return int(row[0])
 
