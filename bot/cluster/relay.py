@@ -73,6 +73,10 @@ class Lease:
         self.sure_until = -float("inf")
 
 
+class _LeaseLost(Exception):
+    """Another worker took the chat while this one claimed its next batch."""
+
+
 def _answer(receipt: Receipt, answer: dict[str, Any]) -> dict[str, Any]:
     """What the outbox keeps of a message's delivery: the adapter's answer, and how many
     of its calls were shed (the message's state says whether any went out)."""
@@ -155,24 +159,19 @@ class OutboxRelay:
         lease: Lease | None = None
         while True:
             mark = time.perf_counter()
-            async with self.store.transaction() as tx:
-                if lease is not None:
-                    # The batch just settled is marked in the commit that takes the next
-                    # one, only while the lease is still ours (the token in the UPDATE).
-                    await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
-                    sent, settled = sent + len(settled), []
-                before = lease
-                held = before is not None or await tx.holds_lease(owner, self.holder, self.now())
-                lease = await self._take(tx, owner, before)
-                if lease is None:
-                    return sent
-                held = held and lease is before
-                # The attempts are noted in the same commit, before anything goes out.
-                waiting = await tx.unsent(sorted(self._chats[owner]), self.batch)
-                if waiting:
-                    await tx.mark_sending_many([m.id for m in waiting])
-                elif owner not in self._again:
-                    await tx.release_lease(owner, self.holder)  # nothing left: done
+            before = lease
+            try:
+                async with self.store.transaction() as tx:
+                    lease, waiting = await self._claim(tx, owner, before, settled)
+            except _LeaseLost:
+                return sent  # the attempts just noted are rolled back; the marks were void
+            if lease is None:
+                return sent
+            sent, settled = sent + len(settled), []
+            # Kept since the last batch (same token): no one else sent meanwhile. A new
+            # lease is a takeover, even of this worker's own lapsed or released one: the
+            # budget and message ids are recalled from the store.
+            held = lease is before
             self.timings.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
                 if owner in self._again:
@@ -193,6 +192,34 @@ class OutboxRelay:
                 lease.drop()
                 return sent + marked
             sent, settled = sent + marked, left
+
+    async def _claim(
+        self, tx: StoreTx, owner: str, lease: Lease | None, settled: Settled
+    ) -> tuple[Lease | None, list[OutboxMessage]]:
+        """One claim, in ``tx``: mark the batch just settled, take the lease's next
+        waiting messages with an attempt noted on each (before anything goes out), and
+        keep the lease while there is more to send or let it go. Returns the lease (None:
+        another worker holds it) and the messages. Three statements at most: the first
+        claim takes the lease before it claims; later ones claim first and renew only if
+        there is more to send, since the last finds nothing and lets go."""
+        chats = sorted(self._chats[owner])
+        if lease is None:
+            lease = await self._take(tx, owner, None)
+            if lease is None:
+                return None, []
+            waiting = await tx.claim(chats, self.batch)
+        else:
+            # Marked only while the lease is still ours (the token in the UPDATE).
+            await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
+            waiting = await tx.claim(chats, self.batch)
+            if waiting or owner in self._again:
+                renewed = await self._take(tx, owner, lease)
+                if renewed is None:
+                    raise _LeaseLost  # another worker sends now: roll the claim back
+                lease = renewed
+        if not waiting and owner not in self._again:
+            await tx.release_lease(owner, self.holder)  # nothing left: done
+        return lease, waiting
 
     async def _deliveries(
         self, chat_key: str, handed: list[Handed], lease: Lease
