@@ -306,6 +306,7 @@ class Driver:
         self.turn = 0
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
+        self.think = (0.3, 0.7)  # seconds a human takes to act on a new keyboard (from, to)
 
     async def post(self, update: dict[str, Any]) -> int:
         """Hand an update to the next worker that takes it (round robin); which did."""
@@ -385,7 +386,8 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
     fake, figs = driver.fake, driver.figures
     uid = human.user["id"]
     while time.monotonic() < until:
-        await asyncio.sleep(0.3 + rng.random() * 0.4)  # a person's reaction
+        low, high = driver.think
+        await asyncio.sleep(low + rng.random() * (high - low))  # a person's reaction
         try:
             msg = fake.last_photo(uid, "hand.png")
         except LookupError:
@@ -469,7 +471,14 @@ async def seed_settings(url: str, humans: list[Human]) -> None:
 
 
 # -- the run -------------------------------------------------------------------------------
-async def run(url: str, tables: int, seconds: float, workers: int, pillow: bool) -> None:
+async def run(
+    url: str,
+    tables: int,
+    seconds: float,
+    workers: int,
+    pillow: bool,
+    think: tuple[float, float] = (0.3, 0.7),
+) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
     api = BotApiServer()
@@ -483,6 +492,7 @@ async def run(url: str, tables: int, seconds: float, workers: int, pillow: bool)
             for i in range(workers):
                 await pool.wait_healthy(http, i)
             driver = Driver(api, pool, http)
+            driver.think = think
             t0 = time.monotonic()
             await open_tables(driver, humans)
             waits = asyncio.create_task(sample_waits(url, t0 + seconds + (time.monotonic() - t0)))
@@ -663,7 +673,11 @@ def report(
             print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
     p95 = _p95(figs.command_ms)
     drawn = "Pillow" if pool.pillow else "stub"
-    print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images")
+    low, high = driver.think
+    print(
+        f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images, "
+        f"humans press {low:g}-{high:g} s after their keyboard changed"
+    )
     print(f"logs {logdir}")
     print(
         f"{len(figs.command_ms)} commands, {len(figs.navigation_ms)} menu presses "
@@ -736,13 +750,21 @@ def main() -> None:
         default="pillow",
         help="stub: the workers draw no PNGs (their cost is benchmarks/render.py's)",
     )
+    parser.add_argument(
+        "--think",
+        default="0.3,0.7",
+        help="FROM,TO: seconds a human takes to press after its keyboard changed "
+        "(default 0.3,0.7: a stress pace; a person choosing among plays takes seconds)",
+    )
     args = parser.parse_args()
     pillow = args.render == "pillow"
+    low, _, high = args.think.partition(",")
+    think = (float(low), float(high or low))
     if args.db:
-        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow))
+        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow, think))
         return
     with throwaway_server(fsync=True) as server:
-        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow))
+        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow, think))
 
 
 if __name__ == "__main__":

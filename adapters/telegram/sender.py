@@ -69,6 +69,7 @@ GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
 
 STALE_AFTER = GROUP_WINDOW  # an expendable reply not out by then is shed
+EVICT_EVERY = 1.0  # seconds between two passes over every lane for idle ones
 
 
 @dataclass
@@ -142,6 +143,11 @@ class Sender:
         self.wall = wall
         self.budget = RateBudget(group_limit, window, clock, memory, wall)
         self._lanes: dict[int, _Lane] = {}
+        # When each lane may next have work (clock time; -inf: now). A pump drains only
+        # these lanes, not every chat ever written to: with hundreds of chats, a pass over
+        # all of them on every new message held the event loop for a tenth of a second.
+        self._due: dict[int, float] = {}
+        self._evicted_at = -math.inf
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -164,6 +170,7 @@ class Sender:
             lane.urgent.append(post)  # the game's news: never shed
         elif len(lane.queue) < self.queue_cap or self._made_room(lane, post):
             lane.queue.append(post)
+        self._due[chat_id] = -math.inf
         self.notify()
 
     def _since(self) -> float:
@@ -225,6 +232,7 @@ class Sender:
         ack = self._expect(chat_id)
         if ack is not None:
             current.acks.append(ack)
+        self._due[chat_id] = -math.inf
         self.notify()
 
     def pending(self) -> bool:
@@ -236,9 +244,20 @@ class Sender:
     # -- the pump -----------------------------------------------------------------------
     async def pump(self) -> float | None:
         """Run every job allowed now; return seconds until more work is allowed (None: idle)."""
+        now = self.clock.now()
+        ready = [self._lanes[c] for c, at in list(self._due.items()) if at <= now]
         # Chats are independent: one slow upload must not hold up every other chat.
-        await asyncio.gather(*(self._drain(lane) for lane in list(self._lanes.values())))
-        self._evict()
+        await asyncio.gather(*(self._drain(lane) for lane in ready))
+        now = self.clock.now()
+        for lane in ready:
+            at = self._lane_wake(lane, now)
+            if at is None:
+                self._due.pop(lane.chat_id, None)
+            else:
+                self._due[lane.chat_id] = at
+        if now - self._evicted_at >= EVICT_EVERY:
+            self._evicted_at = now
+            self._evict()
         return self._next_delay()
 
     def _evict(self) -> None:
@@ -258,6 +277,7 @@ class Sender:
             if lane.limited and self.budget.used(chat_id):
                 continue
             del self._lanes[chat_id]
+            self._due.pop(chat_id, None)
             self.budget.forget(chat_id)
 
     def lanes(self) -> int:
@@ -367,13 +387,9 @@ class Sender:
         log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
 
     def _next_delay(self) -> float | None:
-        now = self.clock.now()
-        wake: float | None = None
-        for lane in self._lanes.values():
-            at = self._lane_wake(lane, now)
-            if at is not None:
-                wake = at if wake is None else min(wake, at)
-        return None if wake is None else max(0.0, wake - now)
+        if not self._due:
+            return None
+        return max(0.0, min(self._due.values()) - self.clock.now())
 
     def _lane_wake(self, lane: _Lane, now: float) -> float | None:
         def free(reserve: int) -> float:

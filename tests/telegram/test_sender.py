@@ -192,3 +192,30 @@ async def test_idle_chats_leave_memory_once_their_window_is_empty() -> None:
     times = [at for at, name in log.calls if name.startswith("again")]
     assert len(times) == 25
     assert sum(1 for x in times if x < times[0] + 60) <= 20
+
+
+async def test_a_pump_drains_only_the_chats_with_work() -> None:
+    """Hundreds of groups remembered for their budget's window cost a pump nothing: only
+    the chat that got a new message (or whose wait ran out) is drained."""
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    for i in range(300):
+        sender.post(GROUP - i, log.job(f"g{i}"))
+    await sender.pump()
+    assert len(log.calls) == 300 and sender.lanes() == 300  # each group's minute is on
+    drained: list[int] = []
+    drain = sender._drain
+
+    async def counted(lane):  # type: ignore[no-untyped-def]
+        drained.append(lane.chat_id)
+        await drain(lane)
+
+    sender._drain = counted  # type: ignore[method-assign]
+    sender.post(GROUP - 7, log.job("again"))
+    await sender.pump()
+    assert drained == [GROUP - 7] and log.calls[-1][1] == "again"
+    drained.clear()
+    clock.advance(61)  # every window has emptied: nothing is due, the lanes are let go
+    await sender.pump()
+    assert drained == [] and sender.lanes() == 0
