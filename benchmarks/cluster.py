@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
+import asyncpg  # noqa: E402
 from aiohttp import web  # noqa: E402
 
 from adapters.telegram.callback import ActPress, BadPayload, decode  # noqa: E402
@@ -288,6 +289,12 @@ class Figures:
     accepted: Counter[int] = field(default_factory=Counter)  # per table
     refused: Counter[str] = field(default_factory=Counter)
     retried_posts: int = 0
+    # Refusals per (worker, whether it is the restarted one): a worker that cannot serve
+    # another worker's table shows here (before short ids were looked up, every press
+    # reaching a worker that had not run one of the table's commands was "out of date").
+    refused_by: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    post_ms: list[float] = field(default_factory=list)  # webhook POST until its 200
+    posts_to: Counter[int] = field(default_factory=Counter)  # per worker
 
 
 class Driver:
@@ -299,6 +306,7 @@ class Driver:
         self.turn = 0
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
+        self.think = (0.3, 0.7)  # seconds a human takes to act on a new keyboard (from, to)
 
     async def post(self, update: dict[str, Any]) -> int:
         """Hand an update to the next worker that takes it (round robin); which did."""
@@ -310,9 +318,12 @@ class Driver:
             url = f"http://127.0.0.1:{self.workers.ports[i]}/hook"
             headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
             try:
+                sent = time.monotonic()
                 async with self.http.post(url, json=update, headers=headers) as r:
+                    self.figures.post_ms.append((time.monotonic() - sent) * 1000)
                     if r.status == 200:
                         self.turn = i + 1
+                        self.figures.posts_to[i] += 1
                         return i
             except aiohttp.ClientError:
                 pass
@@ -338,6 +349,9 @@ class Driver:
             if self.workers.killed.get(worker, 0.0) > start:
                 return None
             return 30.0, "(no answer)"
+        if text not in self.ok_texts:
+            restarted = start > self.workers.killed.get(worker, float("inf"))
+            self.figures.refused_by[(f"w{worker}", restarted)] += 1
         return at - start, text
 
 
@@ -372,7 +386,8 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
     fake, figs = driver.fake, driver.figures
     uid = human.user["id"]
     while time.monotonic() < until:
-        await asyncio.sleep(0.3 + rng.random() * 0.4)  # a person's reaction
+        low, high = driver.think
+        await asyncio.sleep(low + rng.random() * (high - low))  # a person's reaction
         try:
             msg = fake.last_photo(uid, "hand.png")
         except LookupError:
@@ -456,7 +471,14 @@ async def seed_settings(url: str, humans: list[Human]) -> None:
 
 
 # -- the run -------------------------------------------------------------------------------
-async def run(url: str, tables: int, seconds: float, workers: int, pillow: bool) -> None:
+async def run(
+    url: str,
+    tables: int,
+    seconds: float,
+    workers: int,
+    pillow: bool,
+    think: tuple[float, float] = (0.3, 0.7),
+) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
     api = BotApiServer()
@@ -470,9 +492,12 @@ async def run(url: str, tables: int, seconds: float, workers: int, pillow: bool)
             for i in range(workers):
                 await pool.wait_healthy(http, i)
             driver = Driver(api, pool, http)
+            driver.think = think
             t0 = time.monotonic()
             await open_tables(driver, humans)
+            waits = asyncio.create_task(sample_waits(url, t0 + seconds + (time.monotonic() - t0)))
             elapsed = await drive(driver, pool, humans, seconds, http)
+            print_waits(await waits)
             settled = await settle(url)
     finally:
         pool.stop_all()
@@ -491,13 +516,42 @@ async def settle(url: str, limit: float = 120.0) -> float:
     try:
         while time.monotonic() - start < limit:
             async with store.transaction(readonly=True) as tx:
-                row = await tx.tx.fetchone("SELECT count(*) FROM outbox WHERE state <> 'sent'")
+                row = await tx.tx.fetchone(
+                    "SELECT count(*) FROM outbox WHERE state NOT IN ('sent', 'dropped')"
+                )
             if row is not None and int(row[0]) == 0:
                 break
             await asyncio.sleep(1.0)
     finally:
         await store.close()
     return time.monotonic() - start
+
+
+async def sample_waits(url: str, until: float) -> Counter[str]:
+    """What the database's sessions are doing, sampled four times a second: where a
+    command's time goes when no CPU is short (lock waits, I/O, the NOTIFY queue…)."""
+    seen: Counter[str] = Counter()
+    conn = await asyncpg.connect(url)
+    try:
+        while time.monotonic() < until:
+            rows = await conn.fetch(
+                "SELECT state, wait_event_type, wait_event, left(query, 40) AS q "
+                "FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                "AND pid <> pg_backend_pid() AND state <> 'idle'"
+            )
+            for r in rows:
+                seen[f"{r['state']}|{r['wait_event_type']}|{r['wait_event']}|{r['q']}"] += 1
+            await asyncio.sleep(0.25)
+    finally:
+        await conn.close()
+    return seen
+
+
+def print_waits(seen: Counter[str]) -> None:
+    total = sum(seen.values()) or 1
+    print(f"# database sessions not idle, {total} samples:")
+    for key, n in seen.most_common(25):
+        print(f"#   {100 * n / total:5.1f}%  {key}")
 
 
 async def drive(
@@ -546,6 +600,7 @@ class Stored:
     timeouts: Counter[str] = field(default_factory=Counter)  # per (table, turn)
     deliveries: Counter[str] = field(default_factory=Counter)
     unsent: int = 0
+    dropped: int = 0  # replies to commands the sender shed (stale, or a full queue)
 
 
 async def stored_figures(url: str, humans: list[Human]) -> Stored:
@@ -564,7 +619,8 @@ async def stored_figures(url: str, humans: list[Human]) -> Stored:
         if body.get("key") == "autoplay_timeout":
             # one per fired timeout: the row's key names the table version that fired it
             out.timeouts[f"{body.get('table')}#{dict(body.get('params', [])).get('seat')}"] += 1
-        out.unsent += state != "sent"
+        out.unsent += state not in ("sent", "dropped")
+        out.dropped += state == "dropped"
         out.deliveries[key] += 1
     return out
 
@@ -617,7 +673,11 @@ def report(
             print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
     p95 = _p95(figs.command_ms)
     drawn = "Pillow" if pool.pillow else "stub"
-    print(f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images")
+    low, high = driver.think
+    print(
+        f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images, "
+        f"humans press {low:g}-{high:g} s after their keyboard changed"
+    )
     print(f"logs {logdir}")
     print(
         f"{len(figs.command_ms)} commands, {len(figs.navigation_ms)} menu presses "
@@ -637,9 +697,16 @@ def report(
             f"the driver's event loop woke late by p50 {statistics.median(lag):.0f} ms, "
             f"p95 {statistics.quantiles(lag, n=20)[-1]:.0f} ms, max {lag[-1]:.0f} ms"
         )
+    print(f"refused per (worker, restarted): {dict(figs.refused_by)}")
+    if figs.post_ms:
+        print(
+            f"webhook POST answered (ms): p50 {statistics.median(figs.post_ms):.0f}, "
+            f"p95 {_p95(figs.post_ms):.0f}; posts per worker {dict(sorted(figs.posts_to.items()))}"
+        )
     print(
         f"{stored.actions} engine actions stored; {len(driver.fake.calls)} Bot API calls; "
-        f"{stored.unsent} outbox rows unsent; {figs.retried_posts} webhook posts retried"
+        f"{stored.unsent} outbox rows unsent, {stored.dropped} replies shed; "
+        f"{figs.retried_posts} webhook posts retried"
     )
     print(
         f"silent tables timed out: {len(stored.timeouts)} of {len(range(0, len(humans), SILENT))}"
@@ -683,13 +750,21 @@ def main() -> None:
         default="pillow",
         help="stub: the workers draw no PNGs (their cost is benchmarks/render.py's)",
     )
+    parser.add_argument(
+        "--think",
+        default="0.3,0.7",
+        help="FROM,TO: seconds a human takes to press after its keyboard changed "
+        "(default 0.3,0.7: a stress pace; a person choosing among plays takes seconds)",
+    )
     args = parser.parse_args()
     pillow = args.render == "pillow"
+    low, _, high = args.think.partition(",")
+    think = (float(low), float(high or low))
     if args.db:
-        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow))
+        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow, think))
         return
     with throwaway_server(fsync=True) as server:
-        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow))
+        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow, think))
 
 
 if __name__ == "__main__":

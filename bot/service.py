@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
+from .cluster.timings import watch_loop
 from .store import Store, default_store_target
 from .store.backend import Dialect
 from .table import TableManager
@@ -28,6 +29,7 @@ HEALTH_PORT_ENV = "GOUJI_HEALTH_PORT"
 # A bot that has not logged in by then will not: give up rather than hang.
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 5.0
+_LOOP_WATCH: set[asyncio.Task[None]] = set()  # the loop-lag probes (strong references)
 
 
 class StartupError(Exception):
@@ -162,6 +164,10 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
             facts["command_ms"] = timings.summary()
         return facts
 
+    timings = getattr(manager, "timings", None)
+    if timings is not None:
+        # Kept alive by the loop until the process ends (the health server's lifetime).
+        _LOOP_WATCH.add(asyncio.create_task(watch_loop(timings)))
     server = HealthServer(
         worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
     )

@@ -247,7 +247,9 @@ class Context:
             )
             return True
 
-        self.sender.post(chat_id, job, urgent=urgent)
+        # Every group message ``say`` sends that is not urgent answers a command: the
+        # Sender may shed it once stale (the game's own news is urgent, never shed).
+        self.sender.post(chat_id, job, urgent=urgent, expendable=not urgent)
 
     def tell(self, user_id: str, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Queue a private message to a player."""

@@ -28,7 +28,10 @@ class TableIds:
 
     The map is filled from the manager's outputs (every table that changes, including each
     table rebuilt after a restart) and keeps the most recent ``limit`` ids, so it never
-    scans the tables and never grows without bound."""
+    grows without bound. An id it has not seen is looked for among the live tables in
+    memory, once: with several workers, a table's outputs reach only the worker that ran
+    its command, and the button a player presses may reach any other (a worker started
+    while the table was being played knows none of its ids)."""
 
     def __init__(self, manager: TableManager, limit: int = 50_000) -> None:
         self.manager = manager
@@ -52,6 +55,19 @@ class TableIds:
         A table that left memory is loaded again."""
         key = self._by_tid.get(tid)
         if key is None:
+            key = self._look_up(tid)
+        if key is None:
             return None
         await self.manager.current(ChatRef.from_key(key))
         return key if self.tid(key) == tid else None
+
+    def _look_up(self, tid: str) -> str | None:
+        """The live table in memory whose current match has this id, if any (every id
+        computed on the way is kept: one pass maps every table this worker holds)."""
+        found = None
+        for key, seed in self.manager.match_seeds("tg:").items():
+            candidate = short_id(key, seed)
+            self._by_tid[candidate] = key
+            if candidate == tid:
+                found = key
+        return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import CallbackQuery, Update
@@ -50,6 +51,7 @@ class PrivateChat:
         self.pub = pub
         # (table, player) -> the keyboard version their last accepted action came from.
         self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
+        self._edits: set[asyncio.Task[None]] = set()  # played keyboards being replaced
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -154,7 +156,18 @@ class PrivateChat:
             return
         self._played[(key, uid)] = press.version
         await query.answer(reply_text(reply, lang))
-        await self._replace_keyboard(query, key, uid, press.tid)
+        # The edit waits its turn in the bot-wide rate limiter. Awaited here it would hold
+        # one of the few updates PTB handles at once, and under load every other player's
+        # press queued behind those waits (seconds before its answer).
+        edit = asyncio.create_task(self._replace_keyboard(query, key, uid, press.tid))
+        self._edits.add(edit)
+        edit.add_done_callback(self._edit_done)
+
+    def _edit_done(self, task: asyncio.Task[None]) -> None:
+        self._edits.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            err = task.exception()
+            log.warning("replacing a played keyboard failed: %r", err, exc_info=err)
 
     async def _stale(
         self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang

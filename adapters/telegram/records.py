@@ -153,9 +153,9 @@ class RecordChat:
             await self.desk.remember(_session_key(chat_id, msg.message_id), session)
             return True
 
-        self.ctx.sender.post(chat_id, send_summary)
-        self.ctx.sender.post(chat_id, send_file)
-        self.ctx.sender.post(chat_id, send_stepper)
+        # A reply to /replay: shed, like any reply to a command, if it waits too long.
+        for job in (send_summary, send_file, send_stepper):
+            self.ctx.sender.post(chat_id, job, expendable=True)
 
     # -- ◀ ▶ -----------------------------------------------------------------------------
     async def press(self, query: CallbackQuery, press: ReplayPress) -> None:

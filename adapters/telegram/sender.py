@@ -14,6 +14,17 @@ Within a chat, work goes out by priority:
    always renders the latest state when it runs, at most once per interval, however
    many changes came in between; it also leaves ``reserve`` calls unspent.
 
+A flood of commands must neither grow the queue without bound nor hold the game behind
+it, and nothing the game says may be lost. So only *expendable* posts are ever shed —
+replies to a person's command (refusals, usage hints, menus, /rules, /replay), which
+that person can ask for again: a reply that has waited ``stale_after`` seconds (a full
+window of the group's budget) answers a question no one is waiting on any more and is
+shed at its turn instead of sent; and a queue that reaches ``queue_cap`` sheds its
+oldest expendable post (or the new one, if it is the only one). Urgent messages and the
+game's other posts are never shed: past the cap the queue grows (the game's pace bounds
+them). A shed post is not counted and not called; with several workers its outbox row
+is recorded as dropped, not sent (``receipts.Ack.shed``).
+
 A 429 pauses the whole chat for its ``retry_after``. Time comes from an injected clock:
 production wakes itself with ``run()``; tests move a fake clock and call ``pump()``.
 
@@ -57,12 +68,20 @@ GROUP_RESERVE = 1  # calls of each window kept for urgent messages
 GROUP_TABLE_INTERVAL = GROUP_WINDOW / (GROUP_LIMIT - GROUP_RESERVE)
 
 
+STALE_AFTER = GROUP_WINDOW  # an expendable reply not out by then is shed
+EVICT_EVERY = 1.0  # seconds between two passes over every lane for idle ones
+
+
 @dataclass
-class _Acked:
-    """A queued job some outbox message waits for."""
+class _Post:
+    """A queued message: its job, the outbox messages waiting for it, since when it
+    waits (clock time; with several workers, from when its outbox row was queued) and
+    whether it may be shed."""
 
     job: Job
     acks: list[receipts.Ack]
+    since: float
+    expendable: bool = False
 
     async def __call__(self) -> bool:
         return await self.job()
@@ -81,8 +100,8 @@ class _Slot:
 class _Lane:
     chat_id: int
     limited: bool
-    urgent: deque[Job] = field(default_factory=deque)
-    queue: deque[Job] = field(default_factory=deque)
+    urgent: deque[_Post] = field(default_factory=deque)
+    queue: deque[_Post] = field(default_factory=deque)
     slots: dict[Hashable, _Slot] = field(default_factory=dict)
     blocked_until: float = -math.inf
     slot_sent: deque[float] = field(default_factory=deque)  # when edits (slots) made calls
@@ -92,7 +111,7 @@ class _Lane:
 
 
 def _settle(job: Job) -> None:
-    if isinstance(job, _Acked):
+    if isinstance(job, _Post):
         for ack in job.acks:
             ack()
 
@@ -114,13 +133,21 @@ class Sender:
         reserve: int = GROUP_RESERVE,
         memory: BudgetMemory | None = None,
         wall: Callable[[], float] | None = None,
+        stale_after: float = STALE_AFTER,
     ) -> None:
         self.clock = clock
         self.reserve = reserve
         self.queue_cap = queue_cap
+        self.stale_after = stale_after
         wall = wall or clock.now
+        self.wall = wall
         self.budget = RateBudget(group_limit, window, clock, memory, wall)
         self._lanes: dict[int, _Lane] = {}
+        # When each lane may next have work (clock time; -inf: now). A pump drains only
+        # these lanes, not every chat ever written to: with hundreds of chats, a pass over
+        # all of them on every new message held the event loop for a tenth of a second.
+        self._due: dict[int, float] = {}
+        self._evicted_at = -math.inf
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -132,17 +159,59 @@ class Sender:
             lane = self._lanes[chat_id] = _Lane(chat_id, limited=chat_id < 0)
         return lane
 
-    def post(self, chat_id: int, job: Job, urgent: bool = False) -> None:
-        """A message to send in order (replies; ``urgent``: answers, results, alerts)."""
+    def post(self, chat_id: int, job: Job, urgent: bool = False, expendable: bool = False) -> None:
+        """A message to send in order (replies; ``urgent``: answers, results, alerts).
+        ``expendable``: a reply to a command, which may be shed when stale or when the
+        queue is full (never an urgent one)."""
         lane = self._lane(chat_id)
-        queue = lane.urgent if urgent else lane.queue
-        if len(queue) >= self.queue_cap:
-            # A flood of commands must not grow without bound; the oldest reply goes.
-            _settle(queue.popleft())
-            log.info("chat %s: queue full, dropped the oldest message", chat_id)
         ack = self._expect(chat_id)
-        queue.append(job if ack is None else _Acked(job, [ack]))
+        post = _Post(job, [] if ack is None else [ack], self._since(), expendable and not urgent)
+        if urgent:
+            lane.urgent.append(post)  # the game's news: never shed
+        elif len(lane.queue) < self.queue_cap or self._made_room(lane, post):
+            lane.queue.append(post)
+        self._due[chat_id] = -math.inf
         self.notify()
+
+    def _since(self) -> float:
+        """When a post began to wait, on the clock: now, or — handed over by the outbox
+        relay — when its outbox row was queued (wall-clock seconds, as every worker
+        counts them)."""
+        now = self.clock.now()
+        queued = receipts.queued_at()
+        return now if queued is None else now - max(0.0, self.wall() - queued)
+
+    def _made_room(self, lane: _Lane, post: _Post) -> bool:
+        """The queue is full: shed its oldest expendable post; if it holds none, shed
+        ``post`` when it is expendable, else let the queue pass its cap (nothing that
+        must be delivered is lost). Returns whether ``post`` is to be queued."""
+        oldest = next((i for i, p in enumerate(lane.queue) if p.expendable), None)
+        if oldest is not None:
+            shed = lane.queue[oldest]
+            del lane.queue[oldest]
+            self._shed(lane, shed, "queue full")
+            return True
+        if post.expendable:
+            self._shed(lane, post, "queue full")
+            return False
+        return True
+
+    def _shed(self, lane: _Lane, post: _Post, why: str) -> None:
+        for ack in post.acks:
+            ack.shed()
+        log.info("chat %s: %s, a reply to a command is shed", lane.chat_id, why)
+
+    def _shed_stale(self, lane: _Lane, now: float) -> None:
+        """Shed the expendable posts that have waited ``stale_after`` seconds."""
+        if not any(p.expendable and p.since + self.stale_after <= now for p in lane.queue):
+            return
+        kept: deque[_Post] = deque()
+        for post in lane.queue:
+            if post.expendable and post.since + self.stale_after <= now:
+                self._shed(lane, post, "waited too long")
+            else:
+                kept.append(post)
+        lane.queue = kept
 
     def _expect(self, chat_id: int) -> receipts.Ack | None:
         if receipts.takeover():
@@ -163,6 +232,7 @@ class Sender:
         ack = self._expect(chat_id)
         if ack is not None:
             current.acks.append(ack)
+        self._due[chat_id] = -math.inf
         self.notify()
 
     def pending(self) -> bool:
@@ -174,9 +244,20 @@ class Sender:
     # -- the pump -----------------------------------------------------------------------
     async def pump(self) -> float | None:
         """Run every job allowed now; return seconds until more work is allowed (None: idle)."""
+        now = self.clock.now()
+        ready = [self._lanes[c] for c, at in list(self._due.items()) if at <= now]
         # Chats are independent: one slow upload must not hold up every other chat.
-        await asyncio.gather(*(self._drain(lane) for lane in list(self._lanes.values())))
-        self._evict()
+        await asyncio.gather(*(self._drain(lane) for lane in ready))
+        now = self.clock.now()
+        for lane in ready:
+            at = self._lane_wake(lane, now)
+            if at is None:
+                self._due.pop(lane.chat_id, None)
+            else:
+                self._due[lane.chat_id] = at
+        if now - self._evicted_at >= EVICT_EVERY:
+            self._evicted_at = now
+            self._evict()
         return self._next_delay()
 
     def _evict(self) -> None:
@@ -196,6 +277,7 @@ class Sender:
             if lane.limited and self.budget.used(chat_id):
                 continue
             del self._lanes[chat_id]
+            self._due.pop(chat_id, None)
             self.budget.forget(chat_id)
 
     def lanes(self) -> int:
@@ -205,7 +287,7 @@ class Sender:
     def _allows(self, lane: _Lane, reserve: int) -> bool:
         return not lane.limited or self.budget.allows(lane.chat_id, reserve)
 
-    def _next_job(self, lane: _Lane, now: float) -> tuple[Job, deque[Job] | _Slot] | None:
+    def _next_job(self, lane: _Lane, now: float) -> tuple[Job, deque[_Post] | _Slot] | None:
         if lane.urgent and self._allows(lane, 0):
             return lane.urgent.popleft(), lane.urgent
         if not self._allows(lane, self.reserve):
@@ -240,6 +322,7 @@ class Sender:
     async def _drain(self, lane: _Lane) -> None:
         while True:
             now = self.clock.now()
+            self._shed_stale(lane, now)  # paused or out of budget: shedding calls nothing
             if now < lane.blocked_until:
                 return
             picked = self._next_job(lane, now)
@@ -249,7 +332,7 @@ class Sender:
             if self.clock.now() < lane.blocked_until:
                 return
 
-    async def _run_job(self, lane: _Lane, job: Job, source: deque[Job] | _Slot) -> None:
+    async def _run_job(self, lane: _Lane, job: Job, source: deque[_Post] | _Slot) -> None:
         # A slot's run renders the latest state: it settles every touch made so far.
         taken: list[receipts.Ack] = []
         if isinstance(source, _Slot):
@@ -258,7 +341,7 @@ class Sender:
                 taken = receipts.fence(taken)
                 if not taken:
                     return  # touched only under leases now lost: their new holder edits
-        elif isinstance(job, _Acked) and not receipts.fence(job.acks):
+        elif isinstance(job, _Post) and job.acks and not receipts.fence(job.acks):
             log.info("chat %s: lease not sure, a message is left to the next sender", lane.chat_id)
             return
         made, settled = True, True
@@ -289,7 +372,7 @@ class Sender:
         self,
         lane: _Lane,
         job: Job,
-        source: deque[Job] | _Slot,
+        source: deque[_Post] | _Slot,
         taken: list[receipts.Ack],
         wait: float,
     ) -> None:
@@ -299,17 +382,14 @@ class Sender:
             source.dirty = True
             source.acks = taken + source.acks
         else:
+            assert isinstance(job, _Post)
             source.appendleft(job)
         log.warning("chat %s: flood control, pausing %.0f s", lane.chat_id, wait)
 
     def _next_delay(self) -> float | None:
-        now = self.clock.now()
-        wake: float | None = None
-        for lane in self._lanes.values():
-            at = self._lane_wake(lane, now)
-            if at is not None:
-                wake = at if wake is None else min(wake, at)
-        return None if wake is None else max(0.0, wake - now)
+        if not self._due:
+            return None
+        return max(0.0, min(self._due.values()) - self.clock.now())
 
     def _lane_wake(self, lane: _Lane, now: float) -> float | None:
         def free(reserve: int) -> float:
@@ -320,6 +400,9 @@ class Sender:
             times.append(free(0))
         if lane.queue:
             times.append(free(self.reserve))
+            stale = [p.since + self.stale_after for p in lane.queue if p.expendable]
+            if stale:
+                times.append(min(stale))  # shed then, whatever the budget
         pace = self._pace(lane)
         dirty = [s.last + max(s.interval, pace) for s in lane.slots.values() if s.dirty]
         if dirty:

@@ -16,6 +16,12 @@ over. So right before it makes the call, the adapter asks ``ack.live()`` — whe
 relay is still sure of its lease (``Receipt.guard``) — and if not, ``ack.abandon()``s
 it instead of calling: the message stays unsent for whoever holds the chat now.
 
+Shedding: an adapter may also decide a call is not worth making any more (Telegram's
+Sender sheds a reply to a command that waited past its time for the group's budget, so
+a flood of refusals does not hold the game's messages behind it). It ``shed()``s the
+acknowledgement: the message is done with but was not sent, and the relay records it so
+(``dropped``), never as sent.
+
 An adapter that knows nothing of receipts acknowledges nothing, and the message counts
 as out at the hand-off.
 """
@@ -26,17 +32,26 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from enum import Enum
 
 
 def _always() -> bool:
     return True
 
 
+class Outcome(Enum):
+    """What became of one platform call an outbox message waited for."""
+
+    MADE = "made"  # the call returned (or was refused for good): it is out
+    ABANDONED = "abandoned"  # not made, the lease not sure: the chat's next sender makes it
+    SHED = "shed"  # not made, on purpose and for good (a stale reply: Sender's overflow)
+
+
 class Ack:
     """One platform call an outbox message waits for."""
 
     def __init__(
-        self, future: asyncio.Future[bool], guard: Callable[[], bool], key: str | None = None
+        self, future: asyncio.Future[Outcome], guard: Callable[[], bool], key: str | None = None
     ) -> None:
         self._future = future
         self._guard = guard
@@ -46,8 +61,7 @@ class Ack:
 
     def __call__(self) -> None:
         """The call returned (or will never be made again, e.g. refused for good)."""
-        if not self._future.done():
-            self._future.set_result(True)
+        self._settle(Outcome.MADE)
 
     def live(self) -> bool:
         """Whether the call may still be made: the relay is sure it holds the chat."""
@@ -56,8 +70,16 @@ class Ack:
     def abandon(self) -> None:
         """The call was not made (the lease is not sure any more): the message stays
         unsent, for the chat's next sender."""
+        self._settle(Outcome.ABANDONED)
+
+    def shed(self) -> None:
+        """The call will not be made, by the adapter's choice (a reply to a command that
+        waited too long for the group's budget): the message is done with, not sent."""
+        self._settle(Outcome.SHED)
+
+    def _settle(self, outcome: Outcome) -> None:
         if not self._future.done():
-            self._future.set_result(False)
+            self._future.set_result(outcome)
 
 
 class Receipt:
@@ -68,29 +90,47 @@ class Receipt:
         takeover: bool = False,
         guard: Callable[[], bool] = _always,
         key: str | None = None,
+        queued: float | None = None,
     ) -> None:
         # True when this worker has just taken the chat over from another sender: a
         # budget kept in memory must be recalled from what the others stored.
         self.takeover = takeover
         self.guard = guard
         self.key = key  # the outbox message's key
-        self._waiting: list[asyncio.Future[bool]] = []
+        # When the message was queued (wall-clock seconds): how long a reply has waited
+        # counts from there, not from the hand-over.
+        self.queued = queued
+        self._waiting: list[asyncio.Future[Outcome]] = []
 
     def expect(self) -> Ack:
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         call = None if self.key is None else f"{self.key}/{len(self._waiting)}"
         self._waiting.append(future)
         return Ack(future, self.guard, call)
 
+    def _outcomes(self) -> list[Outcome | None]:
+        return [f.result() if f.done() else None for f in self._waiting]
+
     @property
     def done(self) -> bool:
-        """Every call returned (none abandoned)."""
-        return all(f.done() and f.result() for f in self._waiting)
+        """Every call returned or was shed (none abandoned, none pending)."""
+        return all(o in (Outcome.MADE, Outcome.SHED) for o in self._outcomes())
 
     @property
     def abandoned(self) -> bool:
         """Some call was given up without being made."""
-        return any(f.done() and not f.result() for f in self._waiting)
+        return Outcome.ABANDONED in self._outcomes()
+
+    @property
+    def shed(self) -> int:
+        """How many of the message's calls were shed."""
+        return self._outcomes().count(Outcome.SHED)
+
+    @property
+    def dropped(self) -> bool:
+        """Done, and none of its calls made: nothing of the message went out."""
+        outcomes = self._outcomes()
+        return bool(outcomes) and all(o is Outcome.SHED for o in outcomes)
 
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for every call to return or be abandoned; True
@@ -135,6 +175,13 @@ def fence(acks: list[Ack]) -> list[Ack]:
 def relaying() -> bool:
     """Whether an outbox message is being handed over now (what is queued is its part)."""
     return _current.get() is not None
+
+
+def queued_at() -> float | None:
+    """When the outbox message being handed over was queued (wall-clock seconds), if one
+    is."""
+    receipt = _current.get()
+    return None if receipt is None else receipt.queued
 
 
 def takeover() -> bool:

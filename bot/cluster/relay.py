@@ -1,6 +1,13 @@
 """The outbox relay: messages leave in the order their state changes committed, one
 sender per chat at a time (a lease in the database), nothing lost and nothing sent twice.
 
+A lease covers what one rate limit covers (``bot.store.lease_key``): a Telegram forum's
+topics are chats of their own (a table each) but spend one group budget, so they share
+their group's lease — one worker sends for all of them at a time, in one loop, counting
+every call against the one budget. Another worker's command in another topic meanwhile
+only queues its messages; the holder learns of that topic from its next pass over the
+outbox (``chats``) and sends them too.
+
 Per batch of a chat's waiting messages: take (or renew) the chat's lease and note an
 attempt on each, commit; hand each message to this worker's adapters inside a
 ``Receipt`` (bot.cluster.receipts); then, message by message, wait until the platform
@@ -32,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import OutboxMessage, Store, StoreTx
+from ..store import OutboxMessage, Store, StoreTx, lease_key
 from .receipts import Receipt, collecting
 from .timings import Timings
 
@@ -66,6 +73,17 @@ class Lease:
         self.sure_until = -float("inf")
 
 
+class _LeaseLost(Exception):
+    """Another worker took the chat while this one claimed its next batch."""
+
+
+def _answer(receipt: Receipt, answer: dict[str, Any]) -> dict[str, Any]:
+    """What the outbox keeps of a message's delivery: the adapter's answer, and how many
+    of its calls were shed (the message's state says whether any went out)."""
+    shed = receipt.shed
+    return {**answer, "shed": shed} if shed else answer
+
+
 class OutboxRelay:
     def __init__(
         self,
@@ -96,21 +114,29 @@ class OutboxRelay:
         # workers, the time from the check to the request leaving).
         self.margin = lease_seconds / 5 if margin is None else margin
         # The lease keeps other workers out; this keeps this worker's own loops (the pass
-        # after a command, the background pass) from sending one chat's messages twice.
+        # after a command, the background pass) from sending one chat's messages twice:
+        # one loop per lease (a Telegram group with all its topics), sending for the
+        # chats it was told of.
         self._busy: set[str] = set()
         self._again: set[str] = set()
+        self._chats: dict[str, set[str]] = {}
 
     async def pump_chat(self, chat_key: str) -> int:
-        """Send a chat's waiting messages if no other sender is; returns how many."""
-        if chat_key in self._busy:
-            self._again.add(chat_key)  # the sender running now looks once more
+        """Send a chat's waiting messages — with those of every chat under the same lease
+        (a forum's topics share their group's: ``lease_key``) — unless this worker is
+        sending them already; returns how many."""
+        owner = lease_key(chat_key)
+        self._chats.setdefault(owner, set()).add(chat_key)
+        if owner in self._busy:
+            self._again.add(owner)  # the sender running now looks once more
             return 0
-        self._busy.add(chat_key)
+        self._busy.add(owner)
         try:
-            return await self._pump_chat(chat_key)
+            return await self._pump_chat(owner)
         finally:
-            self._busy.discard(chat_key)
-            self._again.discard(chat_key)
+            self._busy.discard(owner)
+            self._again.discard(owner)
+            self._chats.pop(owner, None)
 
     async def _take(self, tx: StoreTx, chat_key: str, lease: Lease | None) -> Lease | None:
         """Take or renew the chat's lease in ``tx``, its expiry counted from the clock
@@ -127,34 +153,29 @@ class OutboxRelay:
         lease.sure_until = sure_until
         return lease
 
-    async def _pump_chat(self, chat_key: str) -> int:
+    async def _pump_chat(self, owner: str) -> int:
         sent = 0
         settled: Settled = []  # out, to be marked in the next commit
         lease: Lease | None = None
         while True:
             mark = time.perf_counter()
-            async with self.store.transaction() as tx:
-                if lease is not None:
-                    # The batch just settled is marked in the commit that takes the next
-                    # one, only while the lease is still ours (the token in the UPDATE).
-                    await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
-                    sent, settled = sent + len(settled), []
-                before = lease
-                held = before is not None or await tx.holds_lease(chat_key, self.holder, self.now())
-                lease = await self._take(tx, chat_key, before)
-                if lease is None:
-                    return sent
-                held = held and lease is before
-                # The attempts are noted in the same commit, before anything goes out.
-                waiting = await tx.unsent(chat_key, self.batch)
-                if waiting:
-                    await tx.mark_sending_many([m.id for m in waiting])
-                elif chat_key not in self._again:
-                    await tx.release_lease(chat_key, self.holder)  # nothing left: done
+            before = lease
+            try:
+                async with self.store.transaction() as tx:
+                    lease, waiting = await self._claim(tx, owner, before, settled)
+            except _LeaseLost:
+                return sent  # the attempts just noted are rolled back; the marks were void
+            if lease is None:
+                return sent
+            sent, settled = sent + len(settled), []
+            # Kept since the last batch (same token): no one else sent meanwhile. A new
+            # lease is a takeover, even of this worker's own lapsed or released one: the
+            # budget and message ids are recalled from the store.
+            held = lease is before
             self.timings.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
-                if chat_key in self._again:
-                    self._again.discard(chat_key)
+                if owner in self._again:
+                    self._again.discard(owner)
                     continue
                 return sent
             handed: list[Handed] = []
@@ -163,7 +184,7 @@ class OutboxRelay:
                     if not lease.live():  # the claim itself was slow: not sure any more
                         break
                     handed.append(await self._hand_over(message, not held, lease))
-            marked, left = await self._deliveries(chat_key, handed, lease)
+            marked, left = await self._deliveries(owner, handed, lease)
             if left is None or len(handed) < len(waiting):
                 # Not sure of the lease: nothing more goes out. It is left to lapse, not
                 # released: a call already on its way keeps the margin before another
@@ -171,6 +192,34 @@ class OutboxRelay:
                 lease.drop()
                 return sent + marked
             sent, settled = sent + marked, left
+
+    async def _claim(
+        self, tx: StoreTx, owner: str, lease: Lease | None, settled: Settled
+    ) -> tuple[Lease | None, list[OutboxMessage]]:
+        """One claim, in ``tx``: mark the batch just settled, take the lease's next
+        waiting messages with an attempt noted on each (before anything goes out), and
+        keep the lease while there is more to send or let it go. Returns the lease (None:
+        another worker holds it) and the messages. Three statements at most: the first
+        claim takes the lease before it claims; later ones claim first and renew only if
+        there is more to send, since the last finds nothing and lets go."""
+        chats = sorted(self._chats[owner])
+        if lease is None:
+            lease = await self._take(tx, owner, None)
+            if lease is None:
+                return None, []
+            waiting = await tx.claim(chats, self.batch)
+        else:
+            # Marked only while the lease is still ours (the token in the UPDATE).
+            await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
+            waiting = await tx.claim(chats, self.batch)
+            if waiting or owner in self._again:
+                renewed = await self._take(tx, owner, lease)
+                if renewed is None:
+                    raise _LeaseLost  # another worker sends now: roll the claim back
+                lease = renewed
+        if not waiting and owner not in self._again:
+            await tx.release_lease(owner, self.holder)  # nothing left: done
+        return lease, waiting
 
     async def _deliveries(
         self, chat_key: str, handed: list[Handed], lease: Lease
@@ -189,17 +238,22 @@ class OutboxRelay:
             while done < len(handed) and handed[done][1].done:
                 done += 1
             settled, handed = handed[:done], handed[done:]
-            out = [(m.id, r) for m, _, r in settled]
-            if not handed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
+            out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
+            # Shed by the adapter (a stale reply to a command): done with, not sent.
+            dropped = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if receipt.dropped]
+            if not handed and not dropped and all(m.kind in EDITS_ONLY for m, _, _ in settled):
                 return marked, out
+            fence = (self.holder, lease.token)
             with self.timings.phase("outbox_mark_sent"):
                 async with self.marks.transaction() as tx:
-                    await tx.mark_sent_many(out, self.now(), (self.holder, lease.token))
-            marked += done
+                    await tx.mark_sent_many(out, self.now(), fence)
+                    await tx.mark_sent_many(dropped, self.now(), fence, "dropped")
+            marked += len(out)
         return marked, []
 
     async def _hand_over(self, message: OutboxMessage, takeover: bool, lease: Lease) -> Handed:
-        with collecting(Receipt(takeover, lease.live, message.msg_key)) as receipt:
+        receipt = Receipt(takeover, lease.live, message.msg_key, message.created)
+        with collecting(receipt):
             result = await self.deliver(message)
         return message, receipt, result
 
@@ -222,14 +276,23 @@ class OutboxRelay:
         return receipt.done
 
     async def pump(self) -> int:
-        """One pass over every chat with waiting messages and no sender."""
+        """One pass over every chat with waiting messages and no sender; returns how many
+        messages went out."""
         chats = await self.chats()
         return sum(await asyncio.gather(*(self._pump_logged(chat) for chat in chats)))
 
     async def chats(self) -> list[str]:
-        """The chats with waiting messages and no sender now."""
+        """The chats with waiting messages and no sender now — and chats under a lease
+        this worker is sending for that it has not been told of (another worker's
+        command in another topic of the forum: it cannot send there while this one
+        holds the group)."""
         async with self.store.transaction(readonly=True) as tx:
-            return await tx.chats_to_send(self.now())
+            waiting = await tx.chats_waiting(self.now(), self.holder)
+        return [chat for chat, mine in waiting if not mine or self._untold(chat)]
+
+    def _untold(self, chat_key: str) -> bool:
+        owner = lease_key(chat_key)
+        return owner in self._busy and chat_key not in self._chats.get(owner, ())
 
     async def _pump_logged(self, chat: str) -> int:
         try:

@@ -24,7 +24,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..engine.game import apply, new_hand
 from ..store import Deadline as DeadlineRow
-from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite
+from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite, lease_key
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
 from ..table.interactions import Interactions
@@ -494,6 +494,7 @@ class SharedTableManager(TableManager):
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         if message.kind == REPLY:
+            await self._recall_meta(message.chat_key)
             for sink in self._reply_sinks:
                 await sink(message.chat_key, message.payload)
             return {"worker": self.worker}
@@ -505,11 +506,20 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
-        if receipts.takeover():
-            # Taken over from another sender: its message ids and budget, as stored.
-            await self._reload_meta(out.table)
+        await self._recall_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
+
+    async def _recall_meta(self, chat_key: str) -> None:
+        """On taking a chat over from another sender: its message ids and budget, as
+        stored — of every table under the chat's lease (a forum's topics spend one group
+        budget, which the adapter recalls from all of them)."""
+        if not receipts.takeover():
+            return
+        owner = lease_key(chat_key)
+        keys = {chat_key, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
+        for key in sorted(keys):
+            await self._reload_meta(key)
 
 
 def _users(t: Table) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ endpoint — how ``benchmarks/cluster.py`` profiles a cluster under load."""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import time
 from collections import deque
@@ -47,3 +48,13 @@ class Timings:
                 "max": round(ms[-1], 2),
             }
         return out
+
+
+async def watch_loop(timings: Timings, tick: float = 0.1) -> None:
+    """Record how late this process's event loop wakes (phase ``loop_lag``) until
+    cancelled: every await of a command, from a pooled connection to the next statement,
+    waits that long at least, so a busy loop passes for a slow database."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(tick)
+        timings.add("loop_lag", max(0.0, time.perf_counter() - start - tick))

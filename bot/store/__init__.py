@@ -14,6 +14,7 @@ from .db import (
     default_db_path,
     default_store_target,
     is_postgres_url,
+    lease_key,
     outbox_key,
 )
 
@@ -30,5 +31,6 @@ __all__ = [
     "default_db_path",
     "default_store_target",
     "is_postgres_url",
+    "lease_key",
     "outbox_key",
 ]

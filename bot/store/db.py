@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .backend import Backend, Dialect, Lane, Row, Tx
 
@@ -34,9 +34,34 @@ ActionRow = tuple[int, int, int, dict[str, Any]]
 PlayerRow = tuple[str, str, int, int]
 # (holder, token) of a chat's lease: a write fenced by it happens only while it is current
 Fence = tuple[str, int]
+# An outbox message's end: sent, or dropped (its adapter shed it: never sent, never retried)
+Done = Literal["sent", "dropped"]
+# Still to send: neither state above (two terms, so the partial index on unsent rows,
+# ``state <> 'sent'``, still serves the queries)
+_WAITING = "state <> 'sent' AND state <> 'dropped'"
 # Called with the name of each point inside a step's transaction (tests kill the process
 # there to prove a crash loses nothing).
 FaultHook = Callable[[str], None]
+
+
+def lease_key(chat_key: str) -> str:
+    """The key of the lease that covers a chat: one sender at a time per lease. A
+    Telegram forum's topics share their group's (Telegram's 20 messages a minute are the
+    group's, whichever topic they go to: one worker must count them all); any other chat
+    has its own. ``_lease_of`` is the same in SQL."""
+    if chat_key.startswith("tg:") and ":" in chat_key[3:]:
+        return "tg:" + chat_key[3:].partition(":")[0] + ":"
+    return chat_key
+
+
+def _lease_of(column: str, dialect: Dialect) -> str:
+    """``lease_key`` of a chat key column, in SQL both back ends run (only the name of
+    the function that finds a character differs)."""
+    find = "strpos" if dialect is Dialect.POSTGRES else "instr"
+    return (
+        f"CASE WHEN {column} LIKE 'tg:%:%' "
+        f"THEN substr({column}, 1, 3 + {find}(substr({column}, 4), ':')) ELSE {column} END"
+    )
 
 
 def default_db_path() -> str:
@@ -121,12 +146,27 @@ class OutboxMessage:
     payload: dict[str, Any]
     attempts: int  # > 0: an earlier sender may have sent it before it died
     state: str
+    created: float = 0.0  # when it was queued (wall-clock seconds)
 
 
 def outbox_key(table_key: str, version: int, index: int) -> str:
     """A message's identity: the ``index``-th output of the step that wrote ``version``
     (a step is written once per version, so a repeated step does not queue twice)."""
     return f"{table_key}#{version}.{index}"
+
+
+# An outbox message's columns, as ``_message`` reads them.
+_MESSAGE = "id, chat_key, msg_key, kind, payload, attempts, state, created"
+
+
+def _message(r: Row) -> OutboxMessage:
+    return OutboxMessage(
+        int(r[0]), str(r[1]), str(r[2]), str(r[3]), _loads(r[4]), int(r[5]), str(r[6]), float(r[7])
+    )
+
+
+def _keys(chat_key: str | Sequence[str]) -> list[str]:
+    return [chat_key] if isinstance(chat_key, str) else list(chat_key)
 
 
 def _loads(raw: str) -> Any:
@@ -645,30 +685,57 @@ class StoreTx:
         return row is not None
 
     async def chats_to_send(self, now: float, limit: int = 100) -> list[str]:
-        """Chats with unsent messages and no sender holding them."""
-        rows = await self.tx.fetch(
-            "SELECT DISTINCT o.chat_key FROM outbox o "
-            "LEFT JOIN chat_leases l ON l.chat_key = o.chat_key "
-            "WHERE o.state <> 'sent' AND (l.chat_key IS NULL OR l.until < ?) "
-            "ORDER BY o.chat_key LIMIT ?",
-            float(now),
-            limit,
-        )
-        return [str(r[0]) for r in rows]
+        """Chats with unsent messages and no sender holding their lease (``lease_key``)."""
+        return [chat for chat, _ in await self.chats_waiting(now, None, limit)]
 
-    async def unsent(self, chat_key: str, limit: int = 50) -> list[OutboxMessage]:
+    async def chats_waiting(
+        self, now: float, holder: str | None, limit: int = 100
+    ) -> list[tuple[str, bool]]:
+        """Chats with unsent messages whose lease (``lease_key``) no sender holds, or
+        ``holder`` does, each with whether it is ``holder``'s; the free ones first."""
+        lease = _lease_of("o.chat_key", self.tx.dialect)
         rows = await self.tx.fetch(
-            "SELECT id, chat_key, msg_key, kind, payload, attempts, state FROM outbox "
-            "WHERE chat_key = ? AND state <> 'sent' ORDER BY id LIMIT ?",
-            chat_key,
+            "SELECT o.chat_key, l.holder FROM outbox o "
+            f"LEFT JOIN chat_leases l ON l.chat_key = {lease} AND l.until >= ? "
+            f"WHERE {_WAITING.replace('state', 'o.state')} "
+            "AND (l.holder IS NULL OR l.holder = ?) "
+            "GROUP BY o.chat_key, l.holder ORDER BY l.holder IS NOT NULL, o.chat_key LIMIT ?",
+            float(now),
+            holder,
             limit,
         )
-        return [
-            OutboxMessage(
-                int(r[0]), str(r[1]), str(r[2]), str(r[3]), _loads(r[4]), int(r[5]), str(r[6])
-            )
-            for r in rows
-        ]
+        return [(str(r[0]), r[1] is not None) for r in rows]
+
+    async def unsent(self, chat_key: str | Sequence[str], limit: int = 50) -> list[OutboxMessage]:
+        """A chat's unsent messages (or several chats', e.g. a forum's topics), oldest
+        first."""
+        keys = _keys(chat_key)
+        if not keys:
+            return []
+        rows = await self.tx.fetch(
+            f"SELECT {_MESSAGE} FROM outbox WHERE chat_key IN ({', '.join('?' * len(keys))}) "
+            f"AND {_WAITING} ORDER BY id LIMIT ?",
+            *keys,
+            limit,
+        )
+        return [_message(r) for r in rows]
+
+    async def claim(self, chat_key: str | Sequence[str], limit: int = 50) -> list[OutboxMessage]:
+        """``unsent`` with an attempt noted on each message (``mark_sending_many``) in the
+        same statement: one round trip for the two. Each message comes back as it was
+        before (its earlier attempts), oldest first."""
+        keys = _keys(chat_key)
+        if not keys:
+            return []
+        returned = _MESSAGE.replace("attempts", "attempts - 1")
+        rows = await self.tx.fetch(
+            "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id IN ("
+            f"SELECT id FROM outbox WHERE chat_key IN ({', '.join('?' * len(keys))}) "
+            f"AND {_WAITING} ORDER BY id LIMIT ?) RETURNING {returned}",
+            *keys,
+            limit,
+        )
+        return sorted((_message(r) for r in rows), key=lambda m: m.id)
 
     async def mark_sending(self, message_id: int) -> None:
         """Note an attempt before the API call (committed first): a sender that finds it
@@ -685,11 +752,13 @@ class StoreTx:
             [(i,) for i in message_ids],
         )
 
-    # Marks are fenced: only the sender whose lease token is still the chat's may mark.
-    _FENCE = (
-        " AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = outbox.chat_key "
-        "AND l.holder = ? AND l.token = ?)"
-    )
+    def _fence(self) -> str:
+        """Marks are fenced: only the sender whose token is still the lease's may mark."""
+        lease = _lease_of("outbox.chat_key", self.tx.dialect)
+        return (
+            f" AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = {lease} "
+            "AND l.holder = ? AND l.token = ?)"
+        )
 
     async def mark_sent(
         self,
@@ -705,9 +774,8 @@ class StoreTx:
         if fence is not None:
             args.extend(fence)
         rows = await self.tx.fetch(
-            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'"
-            + ("" if fence is None else self._FENCE)
+            f"UPDATE outbox SET state = 'sent', sent = ?, result = ? WHERE id = ? AND {_WAITING}"
+            + ("" if fence is None else self._fence())
             + " RETURNING id",
             *args,
         )
@@ -718,14 +786,16 @@ class StoreTx:
         sent: Sequence[tuple[int, dict[str, Any]]],
         now: float,
         fence: Fence | None = None,
+        state: Done = "sent",
     ) -> None:
-        """``mark_sent`` for messages whose calls returned together, in one statement."""
+        """``mark_sent`` for messages whose calls returned together, in one statement;
+        ``state="dropped"``: messages done with but not sent (their adapter shed them)."""
         if not sent:
             return
         tail = () if fence is None else tuple(fence)
         await self.tx.executemany(
-            "UPDATE outbox SET state = 'sent', sent = ?, result = ? "
-            "WHERE id = ? AND state <> 'sent'" + ("" if fence is None else self._FENCE),
+            f"UPDATE outbox SET state = '{state}', sent = ?, result = ? WHERE id = ? "
+            f"AND {_WAITING}" + ("" if fence is None else self._fence()),
             [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
@@ -746,7 +816,8 @@ class StoreTx:
 
     async def prune_outbox(self, sent_before: float) -> None:
         await self.tx.execute(
-            "DELETE FROM outbox WHERE state = 'sent' AND sent < ?", float(sent_before)
+            "DELETE FROM outbox WHERE state IN ('sent', 'dropped') AND sent < ?",
+            float(sent_before),
         )
 
 

@@ -221,6 +221,14 @@ class TableManager:
         of one forum group; the Telegram adapter finds a chat's budget memory this way)."""
         return sorted(k for k, t in self._tables.items() if k.startswith(prefix) and t.live())
 
+    def match_seeds(self, prefix: str) -> dict[str, int]:
+        """The match seed of each live table in memory whose key starts with ``prefix``
+        (what a short table id hashes, so an adapter can look an id up without a
+        snapshot of every table)."""
+        return {
+            k: t.match_seed for k, t in self._tables.items() if k.startswith(prefix) and t.live()
+        }
+
     async def leaderboard(self, group_key: str, limit: int = 10) -> list[PlayerStats]:
         if self.store is None:
             return []

@@ -232,7 +232,7 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     m = SharedTableManager(store, worker="w1", lease_seconds=5)
     events: list[str] = []
     m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
-    marks, claims = StoreTx.mark_sent_many, StoreTx.unsent
+    marks, claims = StoreTx.mark_sent_many, StoreTx.claim
 
     async def mark(tx: StoreTx, sent: list[tuple[int, dict[str, object]]], *a: object) -> None:
         if sent:
@@ -244,7 +244,7 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
         return await claims(tx, *a)  # type: ignore[arg-type]
 
     monkeypatch.setattr(StoreTx, "mark_sent_many", mark)
-    monkeypatch.setattr(StoreTx, "unsent", claim)
+    monkeypatch.setattr(StoreTx, "claim", claim)
     async with store.transaction() as tx:
         await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)
     assert await m.relay.pump_chat("tg:-5:") == 1

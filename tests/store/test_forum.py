@@ -1,0 +1,157 @@
+"""A Telegram forum's topics spend one group budget (Telegram counts about 20 messages a
+minute per group, whichever topic they go to). A chat's lease is its group's
+(``bot.store.lease_key``): with two workers taking commands in two topics of one forum,
+one worker at a time sends for the whole group, so the group's calls in any 60 s stay
+within 20 — and every reply goes out once, none lost. Both back ends."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from telegram import Update
+from telegram.ext import AIORateLimiter
+
+from adapters.telegram import TelegramBot
+from bot.cluster.shell import SharedTableManager
+from bot.i18n import t
+from bot.store import Store, lease_key
+from bot.table import FakeClock
+from tests.telegram.fakeapi import FakeTelegram
+from tests.telegram.harness import FORUM_ID, TOKEN, USERS, FakeRenderer, max_per_minute
+
+TOPICS = (11, 22)
+
+
+class Worker:
+    """A worker of a cluster: its table manager and Telegram bot, on the one fake Bot
+    API (every worker's calls reach the same group)."""
+
+    def __init__(self, store: Store, name: str, clock: FakeClock, fake: FakeTelegram) -> None:
+        self.store = store
+        # A lease far longer than the test's real run: the group changes hands only when
+        # its sender has nothing left and lets go, as between bursts in production.
+        self.manager = SharedTableManager(
+            store, worker=name, clock=clock, seed_source=lambda: 7, lease_seconds=600
+        )
+        self.bot = TelegramBot(
+            self.manager,
+            TOKEN,
+            request=fake,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0),
+            renderer=FakeRenderer(),
+            run_sender=False,
+        )
+        self.fake = fake
+
+    async def say(self, who: dict[str, Any], text: str, topic: int) -> None:
+        update = self.fake.command(who, self.fake.chats[FORUM_ID], text, thread=topic)
+        await self.bot.app.process_update(Update.de_json(update, self.bot.app.bot))
+
+
+async def unsent(store: Store) -> int:
+    async with store.transaction(readonly=True) as tx:
+        row = await tx.tx.fetchone(
+            "SELECT count(*) FROM outbox WHERE state NOT IN ('sent', 'dropped')"
+        )
+    assert row is not None
+    return int(row[0])
+
+
+async def senders(store: Store) -> list[str]:
+    """Which worker sent each message, in the order they were queued."""
+    async with store.transaction(readonly=True) as tx:
+        rows = await tx.tx.fetch("SELECT result FROM outbox ORDER BY id")
+    return [json.loads(r[0])["worker"] for r in rows]
+
+
+def test_a_forums_topics_share_their_groups_lease() -> None:
+    group = f"tg:{FORUM_ID}:"
+    assert lease_key(f"tg:{FORUM_ID}:11") == group == lease_key(group)
+    assert lease_key("tg:-100600:") != lease_key("tg:-1006001:5")
+    assert lease_key("dc:1:2") == "dc:1:2"  # a Discord channel's limit is its own
+
+
+async def test_the_sql_lease_of_a_chat_is_lease_key(store: Store) -> None:
+    keys = ["tg:-100600:", "tg:-100600:11", "tg:-5:", "dc:1:2", "console:local:", "g"]
+    async with store.transaction() as tx:
+        for i, key in enumerate(keys):
+            await tx.enqueue(key, f"k{i}", "Reply", {}, 0.0)
+            await tx.acquire_lease(lease_key(key), "w1", 0.0, 5.0)
+        # Every chat's lease is w1's (found through the SQL twin of lease_key) ...
+        assert sorted(c for c, mine in await tx.chats_waiting(1.0, "w1") if mine) == sorted(keys)
+        assert await tx.chats_to_send(1.0) == []  # ... so none is free ...
+        messages = await tx.unsent(keys)
+        fence = [(m.id, {}) for m in messages]
+        await tx.mark_sent_many(fence, 1.0, ("w1", 1))  # ... and w1's marks pass the fence
+        assert await tx.unsent(keys) == []
+
+
+Command = tuple[Worker, int, dict[str, Any]]
+
+
+async def run(workers: list[Worker], commands: list[Command], clock: FakeClock) -> None:
+    """Two commands a second, each to its worker; the workers poll (in turn first) and
+    send, until every message is out and every sender idle."""
+    for second in range(600):
+        for worker, topic, who in commands[2 * second : 2 * second + 2]:
+            await worker.say(who, "/join", topic)
+        clock.advance(1.0)
+        for worker in workers[second % 2 :] + workers[: second % 2]:
+            await worker.manager.poll_timers()
+        for _ in range(3):
+            await asyncio.sleep(0.005)
+            for worker in workers:
+                await worker.bot.pump()
+        busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
+        if 2 * second >= len(commands) and not busy and not await unsent(workers[0].store):
+            return
+    raise AssertionError("the outbox never emptied")
+
+
+async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str) -> None:
+    clock = FakeClock()
+    fake = FakeTelegram(clock)
+    fake.add_group(FORUM_ID, "够级论坛", forum=True)
+    fake.opened.update(u["id"] for u in USERS)  # the bot may write to them in private
+    stores = [Store(store_target), Store(store_target)]
+    workers: list[Worker] = []
+    try:
+        for i, store in enumerate(stores):
+            await store.open()
+            worker = Worker(store, f"w{i + 1}", clock, fake)
+            await worker.bot.initialize()
+            workers.append(worker)
+        w1, w2 = workers
+        # A table in each topic (the group budget's memory lives with the tables), each
+        # opened on one worker; then refusals (a second /join of a seated player): first
+        # 28, each topic's landing on both workers; then, while the group's last minute
+        # is still full, 14 more on the worker that was not sending.
+        await w1.say(USERS[0], "/gouji", TOPICS[0])
+        await w2.say(USERS[1], "/gouji", TOPICS[1])
+        await run(
+            workers,
+            [(workers[(i // 2 + i // 14) % 2], TOPICS[i % 2], USERS[i % 2]) for i in range(28)],
+            clock,
+        )
+        last = (await senders(stores[0]))[-1]
+        idle = w2 if last == "w1" else w1
+        await run(workers, [(idle, TOPICS[i % 2], USERS[i % 2]) for i in range(14)], clock)
+        for worker in workers:
+            await worker.manager.drain()
+        calls = fake.sends_to(FORUM_ID)
+        refusals = [
+            m.thread_id for m in fake.in_chat(FORUM_ID) if m.text == t("already_seated", seat=1)
+        ]
+        assert sorted(refusals) == [TOPICS[0]] * 21 + [TOPICS[1]] * 21  # each once
+        assert len(calls) >= 44  # two table messages, 42 refusals: over two minutes' worth
+        assert max_per_minute(calls) <= 20  # but never more than 20 in a minute
+        assert not [c for c in fake.calls if c.error == 429]
+        by = await senders(stores[0])
+        assert by[-1] == idle.manager.worker  # the group changed hands (its budget recalled)
+    finally:
+        for worker in workers:
+            await worker.bot.stop()
+        for store in stores:
+            await store.close()

@@ -1,0 +1,109 @@
+"""The outbox relay's claims in round trips. A claim reads the chat's oldest waiting
+messages and notes an attempt on each in one statement (UPDATE … RETURNING; it took two:
+a SELECT and the attempts); the first claim of a pump takes the lease before it (and no
+longer asks first whether this worker held it: the answer was never used); later claims
+renew the lease only when there is more to send (the last one, which finds nothing,
+only lets it go). Per pump: 2 statements for the first claim (4 before), 3 for each
+later one (4 before), besides BEGIN and COMMIT. Both back ends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from bot.cluster import receipts
+from bot.cluster.relay import OutboxRelay
+from bot.store import OutboxMessage, Store, StoreTx
+from bot.store.backend import Row, Tx
+
+
+class Counted(Tx):
+    """A transaction that notes each statement it runs (one round trip each)."""
+
+    def __init__(self, inner: Tx, statements: list[str]) -> None:
+        self.inner = inner
+        self.dialect = inner.dialect
+        self.statements = statements
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self.statements.append(sql)
+        await self.inner.execute(sql, *args)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.statements.append(sql)
+        await self.inner.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        self.statements.append(sql)
+        return await self.inner.fetch(sql, *args)
+
+    async def lock_key(self, key: str, wait: bool = True) -> bool:
+        self.statements.append("lock")
+        return await self.inner.lock_key(key, wait)
+
+
+async def test_a_claim_is_two_statements(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with store.transaction() as tx:
+        for i in range(3):
+            await tx.enqueue("tg:-5:", f"k{i}", "TableChanged", {}, 0.0)
+    transactions: list[list[str]] = []
+    original = StoreTx.__init__
+
+    def counting(self: StoreTx, tx: Tx, fault: Any = None) -> None:
+        transactions.append([])
+        original(self, Counted(tx, transactions[-1]), fault)
+
+    monkeypatch.setattr(StoreTx, "__init__", counting)
+
+    async def deliver(m: OutboxMessage) -> dict[str, Any]:
+        ack = receipts.expect()
+        assert ack is not None
+        ack()  # the call returned at once
+        return {}
+
+    relay = OutboxRelay(store.background(), "w1", deliver, lambda: 50.0, batch=2)
+    assert await relay.pump_chat("tg:-5:") == 3
+    first, middle, last = transactions  # edits only: their marks ride on the next claim
+    assert [sql.split()[0] for sql in first] == ["INSERT", "UPDATE"]  # lease; claim
+    assert "RETURNING" in first[1] and "attempts + 1" in first[1]
+    # the marks, a claim, the lease renewed (more to send)
+    assert [sql.split()[0] for sql in middle] == ["UPDATE", "UPDATE", "INSERT"]
+    # the marks, a claim that finds nothing, the release (no renewal)
+    assert [sql.split()[0] for sql in last] == ["UPDATE", "UPDATE", "UPDATE"]
+    assert "until = -1" in last[2]
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.unsent("tg:-5:") == []
+        got = await tx.tx.fetch("SELECT attempts, state FROM outbox ORDER BY id")
+    assert [(int(a), str(s)) for a, s in got] == [(1, "sent")] * 3
+
+
+async def test_a_claim_that_finds_the_chat_taken_is_rolled_back(store: Store) -> None:
+    """w1 claims a message and sends it; meanwhile its lease lapses and w2 takes the
+    chat. w1's next claim must leave no trace: its mark is void (an old token), and the
+    attempt it noted before finding the lease taken — on that same message, still unsent
+    — is rolled back with the claim."""
+    async with store.transaction() as tx:
+        for i in range(2):
+            await tx.enqueue("tg:-5:", f"k{i}", "TableChanged", {}, 0.0)
+    now = [50.0]
+
+    async def deliver(m: OutboxMessage) -> dict[str, Any]:
+        now[0] += 20.0  # the call took long: w1's lease (10 s) ran out
+        async with store.transaction() as tx:
+            assert await tx.acquire_lease("tg:-5:", "w2", now[0], 10.0)
+        ack = receipts.expect()
+        assert ack is not None
+        ack()
+        return {}
+
+    relay = OutboxRelay(store.background(), "w1", deliver, lambda: now[0], batch=1)
+    relay.margin = -1e9  # the fake clock is not the relay's: only the database decides
+    assert await relay.pump_chat("tg:-5:") == 0
+    async with store.transaction(readonly=True) as tx:
+        got = await tx.tx.fetch("SELECT msg_key, attempts, state FROM outbox ORDER BY id")
+    assert [(str(k), int(a), str(s)) for k, a, s in got] == [
+        ("k0", 1, "sending"),  # out, but w1 may not say so: w2 sends it again (an edit)
+        ("k1", 0, "pending"),  # untouched
+    ]
