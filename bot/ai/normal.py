@@ -85,6 +85,7 @@ class NormalWeights:
     use_rang: bool = True
     run_bonus: float = 0.0  # per trick in a row an opponent has led, on top of the first …
     run_cap: int = 2  # … counting at most this many
+    run_short: int = 99  # … and only while the leader holds at most this many cards
     stop_burn: bool = True  # answer a burning opponent's play as if it were about to go out
     count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
@@ -399,6 +400,8 @@ class NormalPolicy:
         pub = view.public
         leader, streak = lead_streak(view)
         if leader is None or leader != pub.top_seat or same_team(leader, view.seat):
+            return 0.0
+        if (self._count(view, leader) or 0) > w.run_short:
             return 0.0
         last = next((m for m in reversed(pub.history) if isinstance(m.act, Play)), None)
         if last is None or last.over is not None:
