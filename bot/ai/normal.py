@@ -83,9 +83,9 @@ class NormalWeights:
     abundant_slack: float = 0.0
     two_share: float = 0.5  # a 2 counts as half a joker toward that
     use_rang: bool = True
-    run_bonus: float = 0.0  # per trick in a row an opponent has led, on top of the first …
+    run_bonus: float = 8.0  # per trick in a row an opponent has led, on top of the first …
     run_cap: int = 2  # … counting at most this many
-    run_short: int = 99  # … and only while the leader holds at most this many cards
+    run_short: int = 15  # … and only while the leader holds at most this many (a race)
     stop_burn: bool = True  # answer a burning opponent's play as if it were about to go out
     count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
