@@ -52,7 +52,7 @@ from .hand import (
     plays_needed,
 )
 from .plan import plan_hand
-from .tracking import Seen, est_count, known_count, passed_on
+from .tracking import Seen, est_count, known_count, lead_streak, passed_on
 from .tribute import pick_return
 
 
@@ -83,6 +83,9 @@ class NormalWeights:
     abundant_slack: float = 0.0
     two_share: float = 0.5  # a 2 counts as half a joker toward that
     use_rang: bool = True
+    run_bonus: float = 0.0  # per trick in a row an opponent has led, on top of the first …
+    run_cap: int = 2  # … counting at most this many
+    run_short: int = 99  # … and only while the leader holds at most this many cards
     stop_burn: bool = True  # answer a burning opponent's play as if it were about to go out
     count_cards: bool = True  # count each seat's plays when the table shows no counts
     run_out: bool = True
@@ -383,9 +386,27 @@ class NormalPolicy:
                 limit += w.takes_trick  # the other two opponents passed: the answer likely wins
             elif top == up(view.seat):
                 limit -= w.upstream  # both other opponents still to come: it rarely holds
+            limit += self._run_bonus(view)
         if urgent or plays_needed(rest, rules) <= 1:
             limit = max(limit, w.urgent)
         return limit
+
+    def _run_bonus(self, view: SeatView) -> float:
+        """An opponent that keeps the lead trick after trick sheds a set each time while
+        the table passes: its lead is worth answering at a higher price."""
+        w = self.w
+        if not w.run_bonus:
+            return 0.0
+        pub = view.public
+        leader, streak = lead_streak(view)
+        if leader is None or leader != pub.top_seat or same_team(leader, view.seat):
+            return 0.0
+        if (self._count(view, leader) or 0) > w.run_short:
+            return 0.0
+        last = next((m for m in reversed(pub.history) if isinstance(m.act, Play)), None)
+        if last is None or last.over is not None:
+            return 0.0  # someone answered the lead in this trick
+        return w.run_bonus * min(streak - 1, w.run_cap)
 
     @staticmethod
     def _others_passed(view: SeatView) -> bool:

@@ -104,6 +104,21 @@ def passed_on(view: SeatView, seat: int) -> dict[int, int]:
     return out
 
 
+def lead_streak(view: SeatView) -> tuple[int | None, int]:
+    """The seat that led the current trick and how many tricks in a row it has led (its
+    leads that nobody took from it: it keeps shedding cards while the table passes)."""
+    leaders = [m.seat for m in view.public.history if m.over is None and isinstance(m.act, Play)]
+    if not leaders:
+        return None, 0
+    last = leaders[-1]
+    n = 0
+    for seat in reversed(leaders):
+        if seat != last:
+            break
+        n += 1
+    return last, n
+
+
 def est_count(view: SeatView, seat: int, played: Sequence[int] | None = None) -> int:
     """The seat's card count: exact when the view shows it, else dealt minus played.
 
@@ -171,6 +186,7 @@ __all__ = [
     "est_count",
     "hidden_sizes",
     "known_count",
+    "lead_streak",
     "passed_on",
     "played_by",
     "pool_minus",

@@ -10,7 +10,7 @@ import pytest
 from bot.ai import NormalPolicy, decide, options, policy_for
 from bot.ai.normal import DEFAULT_NORMAL
 from bot.ai.plan import plan_hand
-from bot.ai.tracking import Seen, hidden_sizes
+from bot.ai.tracking import Seen, hidden_sizes, lead_streak
 from bot.engine import Action, ActionKind, fmt, make_rules
 from bot.engine.plays import Play
 from bot.engine.state import HandState
@@ -275,3 +275,23 @@ def test_keeps_its_last_joker_to_guard_the_play_before_its_threes() -> None:
     assert state.to_act == 2
     choice = normal_choice(state, 2)
     assert choice is not None and not (choice.kind is ActionKind.PLAY and "B" in _cards(choice))
+
+
+def test_run_bonus_answers_an_opponent_that_keeps_the_lead_trick_after_trick() -> None:
+    from bot.engine.state import PublicMove
+
+    # Seat 1 (upstream of seat 2) leads a 6; seat 2 holds 15 cards and its cheapest answer,
+    # a T split from TT, is dear early against the upstream seat: it passes.
+    hand = "33445TTQQKKAA55"
+    runner = NormalPolicy(None, replace(DEFAULT_NORMAL, run_bonus=8.0))
+    fresh = play(table(["6" + FILL, hand, FILL, FILL, FILL, FILL]), 1, "6")
+    assert decide(fresh, 2, runner, random.Random(1)) == Action(ActionKind.PASS)
+    # Seat 1 led the two tricks before too and nobody took the lead from it: it sheds a card
+    # a trick while the table passes. With the hook on, seat 2 answers its third lead.
+    state = table(["6" + FILL, hand, FILL, FILL, FILL, FILL])
+    moves = (PublicMove(1, Play(4, 1), None, None), PublicMove(1, Play(5, 1), None, None))
+    state = play(state._replace(history=moves), 1, "6")
+    view = seat_view(state, 2)
+    assert lead_streak(view) == (1, 3)
+    assert _cards(decide(state, 2, runner, random.Random(1))) == "T"
+    assert normal_choice(state, 2) == Action(ActionKind.PASS)  # off by default
