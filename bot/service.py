@@ -137,6 +137,8 @@ async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None
         try:
             await _serve(manager)
         finally:
+            for watch in list(_LOOP_WATCH):
+                watch.cancel()
             if health is not None:
                 await health.stop()
     finally:
@@ -166,8 +168,10 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
 
     timings = getattr(manager, "timings", None)
     if timings is not None:
-        # Kept alive by the loop until the process ends (the health server's lifetime).
-        _LOOP_WATCH.add(asyncio.create_task(watch_loop(timings)))
+        # Held here (the loop keeps only weak references) until the bots stop.
+        watch = asyncio.create_task(watch_loop(timings))
+        _LOOP_WATCH.add(watch)
+        watch.add_done_callback(_LOOP_WATCH.discard)
     server = HealthServer(
         worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
     )

@@ -50,6 +50,40 @@ class Worker:
         await self.bot.app.process_update(Update.de_json(update, self.bot.app.bot))
 
 
+async def open_workers(target: str, clock: FakeClock, fake: FakeTelegram) -> list[Worker]:
+    """Two workers of one cluster, each with its own connection to the store."""
+    workers: list[Worker] = []
+    try:
+        for i in range(2):
+            store = Store(target)
+            await store.open()
+            worker = Worker(store, f"w{i + 1}", clock, fake)
+            workers.append(worker)
+            await worker.bot.initialize()
+    except BaseException:
+        await close_workers(workers)
+        raise
+    return workers
+
+
+async def close_workers(workers: list[Worker]) -> None:
+    for worker in workers:
+        await worker.bot.stop()
+    for worker in workers:
+        await worker.store.close()
+
+
+async def tick(workers: list[Worker], clock: FakeClock, first: int = 0) -> None:
+    """A second passes: the workers poll (``first`` first) and send what is due."""
+    clock.advance(1.0)
+    for worker in workers[first:] + workers[:first]:
+        await worker.manager.poll_timers()
+    for _ in range(3):
+        await asyncio.sleep(0.005)
+        for worker in workers:
+            await worker.bot.pump()
+
+
 async def unsent(store: Store) -> int:
     async with store.transaction(readonly=True) as tx:
         row = await tx.tx.fetchone(
@@ -97,13 +131,7 @@ async def run(workers: list[Worker], commands: list[Command], clock: FakeClock) 
     for second in range(600):
         for worker, topic, who in commands[2 * second : 2 * second + 2]:
             await worker.say(who, "/join", topic)
-        clock.advance(1.0)
-        for worker in workers[second % 2 :] + workers[: second % 2]:
-            await worker.manager.poll_timers()
-        for _ in range(3):
-            await asyncio.sleep(0.005)
-            for worker in workers:
-                await worker.bot.pump()
+        await tick(workers, clock, second % 2)
         busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
         if 2 * second >= len(commands) and not busy and not await unsent(workers[0].store):
             return
@@ -115,14 +143,9 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
     fake = FakeTelegram(clock)
     fake.add_group(FORUM_ID, "够级论坛", forum=True)
     fake.opened.update(u["id"] for u in USERS)  # the bot may write to them in private
-    stores = [Store(store_target), Store(store_target)]
-    workers: list[Worker] = []
+    workers = await open_workers(store_target, clock, fake)
+    stores = [w.store for w in workers]
     try:
-        for i, store in enumerate(stores):
-            await store.open()
-            worker = Worker(store, f"w{i + 1}", clock, fake)
-            await worker.bot.initialize()
-            workers.append(worker)
         w1, w2 = workers
         # A table in each topic (the group budget's memory lives with the tables), each
         # opened on one worker; then refusals (a second /join of a seated player): first
@@ -151,7 +174,4 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
         by = await senders(stores[0])
         assert by[-1] == idle.manager.worker  # the group changed hands (its budget recalled)
     finally:
-        for worker in workers:
-            await worker.bot.stop()
-        for store in stores:
-            await store.close()
+        await close_workers(workers)

@@ -5,7 +5,6 @@ sends it later. Both back ends."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -17,7 +16,7 @@ from bot.table.model import ChatRef
 from tests.telegram.fakeapi import FakeTelegram
 from tests.telegram.harness import FORUM_ID, USERS, max_per_minute
 
-from .test_forum import Worker, unsent
+from .test_forum import close_workers, open_workers, tick, unsent
 
 GROUP = ChatRef("tg", "-5")
 
@@ -68,14 +67,9 @@ async def test_a_flood_of_refusals_sheds_only_replies_and_marks_only_what_went(
     fake = FakeTelegram(clock)
     fake.add_group(FORUM_ID, "够级论坛", forum=True)
     fake.opened.update(u["id"] for u in USERS)
-    stores = [Store(store_target), Store(store_target)]
-    workers: list[Worker] = []
+    workers = await open_workers(store_target, clock, fake)
+    stores = [w.store for w in workers]
     try:
-        for i, store in enumerate(stores):
-            await store.open()
-            worker = Worker(store, f"w{i + 1}", clock, fake)
-            await worker.bot.initialize()
-            workers.append(worker)
         await workers[0].say(USERS[0], "/gouji", 11)
         chat = ChatRef("tg", str(FORUM_ID), "11")
         news = [f"消息 {i}" for i in range(3)]
@@ -87,24 +81,12 @@ async def test_a_flood_of_refusals_sheds_only_replies_and_marks_only_what_went(
                 if second % 4 == 1:
                     payload = {"say": news[second // 4], "urgent": True}
                     assert workers[second % 2].manager.relay_reply(chat.key, payload)
-            clock.advance(1.0)
-            for worker in workers:
-                await worker.manager.poll_timers()
-            for _ in range(3):
-                await asyncio.sleep(0.005)
-                for worker in workers:
-                    await worker.bot.pump()
+            await tick(workers, clock)
         for _ in range(300):
             busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
             if not busy and not await unsent(stores[0]):
                 break
-            clock.advance(1.0)
-            for worker in workers:
-                await worker.manager.poll_timers()
-            for _ in range(3):
-                await asyncio.sleep(0.005)
-                for worker in workers:
-                    await worker.bot.pump()
+            await tick(workers, clock)
         for worker in workers:
             await worker.manager.drain()
         assert await unsent(stores[0]) == 0
@@ -119,7 +101,4 @@ async def test_a_flood_of_refusals_sheds_only_replies_and_marks_only_what_went(
         assert len(dropped) == 60 - len(refusals) > 0 and all(r["shed"] == 1 for r in dropped)
         assert max_per_minute(fake.sends_to(FORUM_ID)) <= 20
     finally:
-        for worker in workers:
-            await worker.bot.stop()
-        for store in stores:
-            await store.close()
+        await close_workers(workers)
