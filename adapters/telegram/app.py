@@ -26,6 +26,7 @@ from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
 from .records import RecordChat
+from .request import AiohttpRequest
 from .sender import GROUP_TABLE_INTERVAL, Sender
 from .sendlog import TableMetaMemory
 from .settings_menu import SettingsMenu
@@ -61,7 +62,7 @@ def api_urls(api_url: str) -> tuple[str, str]:
 def _application(
     token: str,
     api_url: str | None,
-    request: BaseRequest | None,
+    transports: tuple[BaseRequest, BaseRequest],
     rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
     webhook: bool = False,
 ) -> Application:  # type: ignore[type-arg]
@@ -74,8 +75,8 @@ def _application(
     if api_url:
         base, files = api_urls(api_url)
         builder = builder.base_url(base).base_file_url(files)
-    if request is not None:
-        builder = builder.request(request).get_updates_request(request)
+    calls, polling = transports
+    builder = builder.request(calls).get_updates_request(polling)
     if webhook:
         # Behind a load balancer one chat's updates already reach several workers at once
         # (the table lock in the database orders them); within a worker, one update
@@ -115,7 +116,16 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        self.app = _application(token, api_url, request, rate_limiter, webhook_url is not None)
+        # Ours unless a test brings its own; long polling holds its connection for up to
+        # a minute, so it gets a pool of its own.
+        self._transports: tuple[AiohttpRequest, ...] = ()
+        if request is None:
+            calls, polling = AiohttpRequest(), AiohttpRequest(1)
+            self._transports = (calls, polling)
+            transports: tuple[BaseRequest, BaseRequest] = (calls, polling)
+        else:
+            transports = (request, request)
+        self.app = _application(token, api_url, transports, rate_limiter, webhook_url is not None)
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.
@@ -142,7 +152,14 @@ class TelegramBot:
         """Connect (getMe); enough to process updates by hand."""
         if self._initialized:
             return
-        await self.app.initialize()
+        try:
+            await self.app.initialize()
+        except BaseException:
+            # PTB opened its transports before getMe failed and will not close them (its
+            # bot never counted as initialised): close them here, or each leaks a session.
+            for transport in self._transports:
+                await transport.shutdown()
+            raise
         self.ctx.bot = self.app.bot
         self._initialized = True
 
