@@ -59,6 +59,12 @@ def api_urls(api_url: str) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
+def _transports() -> tuple[AiohttpRequest, AiohttpRequest]:
+    """Bot API calls, and long polling: it holds its connection for up to a minute, so
+    it has a pool of its own."""
+    return AiohttpRequest(), AiohttpRequest(1)
+
+
 def _application(
     token: str,
     api_url: str | None,
@@ -116,16 +122,11 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        # Ours unless a test brings its own; long polling holds its connection for up to
-        # a minute, so it gets a pool of its own.
-        self._transports: tuple[AiohttpRequest, ...] = ()
-        if request is None:
-            calls, polling = AiohttpRequest(), AiohttpRequest(1)
-            self._transports = (calls, polling)
-            transports: tuple[BaseRequest, BaseRequest] = (calls, polling)
-        else:
-            transports = (request, request)
-        self.app = _application(token, api_url, transports, rate_limiter, webhook_url is not None)
+        # Ours unless a test brings its own (then closed with the bot, by PTB).
+        own = _transports()  # no session until first used: unused ones cost nothing
+        self._transports = own if request is None else ()
+        pair = own if request is None else (request, request)
+        self.app = _application(token, api_url, pair, rate_limiter, webhook_url is not None)
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.
