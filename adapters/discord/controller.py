@@ -28,6 +28,7 @@ from bot.table import (
     Leave,
     NextHand,
     OpenTable,
+    PrivateSnapshot,
     Ready,
     Reply,
     SetAutoplay,
@@ -252,7 +253,7 @@ class Controller:
         if cid is None:
             return True
         if cid.kind in SEAT_KINDS:
-            priv = self.manager.private_snapshot(cid.ref.key, str(interaction.user.id))
+            priv = await self._private(cid, str(interaction.user.id))
             if priv is None or priv.seat != cid.seat:
                 await self.say(interaction, t("dc_not_yours", await self.lang(cid.ref.chat)))
                 return False
@@ -260,6 +261,18 @@ class Controller:
             await self.say(interaction, t("dc_need_manage", await self.lang(cid.ref.chat)))
             return False
         return True
+
+    async def _private(self, cid: Cid, user: str) -> PrivateSnapshot | None:
+        """The player's hand as a press on these controls must be judged. Controls made
+        from a newer state than this worker's copy, or for a table it holds no copy of,
+        prove the copy behind (another worker committed that state and word of it is
+        still on the way): the table is read again first."""
+        priv = self.manager.private_snapshot(cid.ref.key, user)
+        newer = priv is not None and cid.version is not None and cid.version > priv.version
+        if priv is None or newer:
+            await self.manager.reread(cid.ref.chat)
+            priv = self.manager.private_snapshot(cid.ref.key, user)
+        return priv
 
     async def on_component(
         self, interaction: discord.Interaction[Any], cid: Cid | None, values: Sequence[str]
@@ -385,7 +398,7 @@ class Controller:
     ) -> bool:
         chat = cid.ref.chat
         user = str(interaction.user.id)
-        priv = self.manager.private_snapshot(chat.key, user)
+        priv = await self._private(cid, user)
         if priv is None or len(values) != 1:
             return False
         pick = pick_from(cid.op, values[0])
