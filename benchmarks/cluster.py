@@ -295,6 +295,7 @@ class Figures:
     refused_by: Counter[tuple[str, bool]] = field(default_factory=Counter)
     post_ms: list[float] = field(default_factory=list)  # webhook POST until its 200
     posts_to: Counter[int] = field(default_factory=Counter)  # per worker
+    play_from: float = 0.0  # monotonic time the humans started
 
 
 class Driver:
@@ -559,6 +560,8 @@ async def drive(
 ) -> float:
     start = time.monotonic()
     until = start + seconds
+    driver.figures.play_from = start
+    print(f"# play starts (pid {os.getpid()})", flush=True)
     players = [
         asyncio.create_task(play(driver, h, until, random.Random(h.n)))
         for h in humans
@@ -671,6 +674,8 @@ def report(
     for (chat, method, texts), n in new.items():
         if n > 1:
             print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
+    during = Counter(c.method for c in driver.fake.calls if c.at >= figs.play_from)
+    print(f"# Bot API calls during play, by method: {dict(during.most_common())}")
     p95 = _p95(figs.command_ms)
     drawn = "Pillow" if pool.pillow else "stub"
     low, high = driver.think

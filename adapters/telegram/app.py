@@ -26,6 +26,7 @@ from .ids import TableIds
 from .private import PrivateChat
 from .publisher import Publisher
 from .records import RecordChat
+from .request import AiohttpRequest
 from .sender import GROUP_TABLE_INTERVAL, Sender
 from .sendlog import TableMetaMemory
 from .settings_menu import SettingsMenu
@@ -58,10 +59,16 @@ def api_urls(api_url: str) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
+def _transports() -> tuple[AiohttpRequest, AiohttpRequest]:
+    """Bot API calls, and long polling: it holds its connection for up to a minute, so
+    it has a pool of its own."""
+    return AiohttpRequest(), AiohttpRequest(1)
+
+
 def _application(
     token: str,
     api_url: str | None,
-    request: BaseRequest | None,
+    transports: tuple[BaseRequest, BaseRequest],
     rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
     webhook: bool = False,
 ) -> Application:  # type: ignore[type-arg]
@@ -74,8 +81,8 @@ def _application(
     if api_url:
         base, files = api_urls(api_url)
         builder = builder.base_url(base).base_file_url(files)
-    if request is not None:
-        builder = builder.request(request).get_updates_request(request)
+    calls, polling = transports
+    builder = builder.request(calls).get_updates_request(polling)
     if webhook:
         # Behind a load balancer one chat's updates already reach several workers at once
         # (the table lock in the database orders them); within a worker, one update
@@ -115,7 +122,11 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        self.app = _application(token, api_url, request, rate_limiter, webhook_url is not None)
+        # Ours unless a test brings its own (then closed with the bot, by PTB).
+        own = _transports()  # no session until first used: unused ones cost nothing
+        self._transports = own if request is None else ()
+        pair = own if request is None else (request, request)
+        self.app = _application(token, api_url, pair, rate_limiter, webhook_url is not None)
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.
@@ -142,7 +153,14 @@ class TelegramBot:
         """Connect (getMe); enough to process updates by hand."""
         if self._initialized:
             return
-        await self.app.initialize()
+        try:
+            await self.app.initialize()
+        except BaseException:
+            # PTB opened its transports before getMe failed and will not close them (its
+            # bot never counted as initialised): close them here, or each leaks a session.
+            for transport in self._transports:
+                await transport.shutdown()
+            raise
         self.ctx.bot = self.app.bot
         self._initialized = True
 

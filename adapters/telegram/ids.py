@@ -56,6 +56,8 @@ class TableIds:
         key = self._by_tid.get(tid)
         if key is None:
             key = self._look_up(tid)
+        if key is None and await self.manager.catch_up("tg:"):
+            key = self._look_up(tid)  # a match begun elsewhere, now read
         if key is None:
             return None
         await self.manager.current(ChatRef.from_key(key))

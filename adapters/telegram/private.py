@@ -24,6 +24,7 @@ from bot.table import (
     Ready,
     Reply,
     SetAutoplay,
+    TableSnapshot,
 )
 from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
@@ -106,8 +107,7 @@ class PrivateChat:
             await query.answer(t("stale", "zh"))
             return
         chat = ChatRef.from_key(key)
-        snap = manager.snapshot(key)
-        priv = manager.private_snapshot(key, uid)
+        snap, priv = await self._views(chat, uid, press.version)
         lang = snap.settings.lang if snap is not None else "zh"
         if priv is None or snap is None:
             await query.answer(t("tg_no_hand", lang))
@@ -144,6 +144,20 @@ class PrivateChat:
             Act(chat=chat, actor=actor, action=action, version=press.version)
         )
         await self._answer_play(query, press, reply, key, uid, lang)
+
+    async def _views(
+        self, chat: ChatRef, uid: str, pressed: int
+    ) -> tuple[TableSnapshot | None, PrivateSnapshot | None]:
+        """The table and this player's hand as the press must be judged. A keyboard made
+        from a newer state than this worker's copy proves the copy behind (another worker
+        committed that state and its notice is still on the way): read the table again
+        rather than call a current button out of date."""
+        manager = self.ctx.manager
+        priv = manager.private_snapshot(chat.key, uid)
+        if priv is not None and pressed > priv.version:
+            await manager.reread(chat)
+            priv = manager.private_snapshot(chat.key, uid)
+        return manager.snapshot(chat.key), priv
 
     async def _answer_play(
         self, query: CallbackQuery, press: ActPress, reply: Reply, key: str, uid: str, lang: Lang

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
-from ..engine.movegen import gen_answers
+from ..engine.movegen import has_answer
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
 from ..engine.state import Mark, SeatStatus, same_team
@@ -58,7 +58,7 @@ class Seen:
         """
         size = p.size
         pool = tuple(min(c, size) for c in self.outstanding)  # an answer has ``size`` cards
-        return bool(gen_answers(pool, p, self.rules))
+        return has_answer(pool, p, self.rules)
 
 
 def known_count(view: SeatView, seat: int) -> int | None:

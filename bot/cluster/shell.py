@@ -53,6 +53,9 @@ class WallClock:
 
 # The outbox kind of an adapter's reply (``relay_reply``), beside the table outputs' kinds.
 REPLY = "Reply"
+# Reloads of other workers' commits reading at once, of the bookkeeping's 10 connections
+# (``bot.store.postgres.POOL_SIZES``): the relay keeps the rest.
+FOLLOW_READS = 4
 
 
 class SharedTableManager(TableManager):
@@ -74,6 +77,7 @@ class SharedTableManager(TableManager):
         self._versions: dict[str, int] = {}
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
         # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
@@ -219,11 +223,21 @@ class SharedTableManager(TableManager):
             self.meta_of(key).update(rows)
 
     async def _follow(self, key: str) -> None:
-        """Reload until this worker's copy is at least as new as the newest it heard of."""
+        """Reload until this worker's copy is at least as new as the newest it heard of.
+        At most ``FOLLOW_READS`` of these read at once: every commit of every other worker
+        starts one, and unbounded they held every bookkeeping connection (the relay's
+        too) while an adapter that needed a table now could read it itself."""
         for _ in range(5):
-            await self._refresh_behind(key)
-            if key not in self.tables or self._versions.get(key, -1) >= self._newest.get(key, 0):
-                return
+            async with self._follow_slots:
+                if not self._behind(key):
+                    return  # read meanwhile (an adapter's ``current``, a delivery)
+                await self._refresh_behind(key)
+            if key not in self.tables or not self._behind(key):
+                return  # current, or no live table to follow
+
+    def _behind(self, key: str) -> bool:
+        """This worker heard of a newer version than its copy's (or has no copy)."""
+        return self._versions.get(key, -1) < self._newest.get(key, 0)
 
     async def _refresh_behind(self, key: str) -> None:
         """``refresh`` for bookkeeping (a commit heard, a message to deliver): on the
@@ -243,17 +257,24 @@ class SharedTableManager(TableManager):
     async def current(self, chat: ChatRef) -> TableSnapshot | None:
         """The live table at this chat. While this worker hears every commit and its copy
         is as new as the newest it heard of, the copy answers (adapters ask before each
-        button press; a command reloads under the lock anyway); else the store does."""
+        button press; a command reloads under the lock anyway); else the store does, at
+        once — the reload of the commit heard may still be queued behind others."""
         key = chat.key
-        following = self._refreshing.get(key)
-        if following is not None:
-            # A commit heard is being read already: wait for that, not read it twice.
-            await asyncio.wait([following])
         t = self.tables.get(key)
         fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
         if t is not None and fresh and key not in self._written:
             return self.snapshot(key) if t.live() else None
         return await super().current(chat)
+
+    async def reread(self, chat: ChatRef) -> TableSnapshot | None:
+        return await super().current(chat)  # the store's row, whatever this worker heard
+
+    async def catch_up(self, prefix: str) -> int:
+        """Now, not in their turn among the follows queued (a button of a match begun on
+        another worker names a table by an id no copy here can give yet)."""
+        behind = [k for k in list(self._newest) if k.startswith(prefix) and self._behind(k)]
+        await asyncio.gather(*(self.refresh(k) for k in behind))
+        return len(behind)
 
     async def refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""
@@ -275,6 +296,7 @@ class SharedTableManager(TableManager):
             if key in self.tables:
                 self.forget(key)
             self._versions.pop(key, None)
+            self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
             self._seated.pop(key, None)
             return None
         cached = self.tables.get(key)

@@ -7,7 +7,7 @@ kill switch is on), then check ``beats`` on that short list.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -106,12 +106,32 @@ def gen_answers(
     hand: Sequence[int], top: Play, rules: Rules, cons: Constraints = FREE
 ) -> list[Play]:
     """Every play from ``hand`` that beats ``top``."""
+    out = [p for p in _answer_candidates(hand, top, rules, cons) if beats(p, top, rules)]
+    if cons.need_joker:
+        total = sum(hand)
+        out = [p for p in out if p[3] or p[4] or p.size == total]
+    return out
+
+
+def has_answer(hand: Sequence[int], top: Play, rules: Rules, cons: Constraints = FREE) -> bool:
+    """Whether ``gen_answers`` would find any: it stops at the first answer (a player
+    counting cards asks this of the whole unseen pool, where listing every answer is
+    most of the cost of deciding)."""
     total = sum(hand)
+    return any(
+        beats(p, top, rules) and (not cons.need_joker or p[3] or p[4] or p.size == total)
+        for p in _answer_candidates(hand, top, rules, cons)
+    )
+
+
+def _answer_candidates(
+    hand: Sequence[int], top: Play, rules: Rules, cons: Constraints
+) -> Iterator[Play]:
+    """The plays from ``hand`` of ``top``'s kind that may beat it (``beats`` decides)."""
     small, big = hand[I_SMALL], hand[I_BIG]
     _, t_big = effective_jokers(top, rules)
     t_others = top.n + top.twos
     above = top.base if t_others else TWOS_BASE  # jokers-only tops need jokers-only answers
-    cands: list[Play] = []
     if not t_big:
         size = top.size
         for j in range(0, min(size, small + big) + 1):
@@ -119,29 +139,23 @@ def gen_answers(
             if not pairs:
                 continue
             if j == size:
-                cands.extend([_new(Play, (JOKERS_BASE, 0, 0, s, b)) for s, b in pairs])
+                yield from (_new(Play, (JOKERS_BASE, 0, 0, s, b)) for s, b in pairs)
                 continue
             for base, n, t in _others_parts(hand, size - j, above, rules, cons):
-                cands.extend([_new(Play, (base, n, t, s, b)) for s, b in pairs])
-    else:
-        if rules.kill_two_big or rules.kill_three_small:
-            # The answer's other cards: plain cards, with spare jokers standing in for
-            # the rest (RULES §5), so every plain part from none up to the top's count.
-            parts = [(JOKERS_BASE, 0, 0)]
-            for n_plain in range(1, t_others + 1):
-                parts += _others_parts(hand, n_plain, above, rules, cons)
-            for s, b in _joker_pairs(small, big):
-                if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):
-                    continue
-                cands.extend([_new(Play, (base, n, t, s, b)) for base, n, t in parts])
-        if rules.kill_three_twos and not t_others:
-            cands.extend(
-                [_new(Play, (TWOS_BASE, n, 0, 0, 0)) for n in range(3 * t_big, hand[I_TWO] + 1)]
-            )
-    out = [p for p in cands if beats(p, top, rules)]
-    if cons.need_joker:
-        out = [p for p in out if p[3] or p[4] or p.size == total]
-    return out
+                yield from (_new(Play, (base, n, t, s, b)) for s, b in pairs)
+        return
+    if rules.kill_two_big or rules.kill_three_small:
+        # The answer's other cards: plain cards, with spare jokers standing in for
+        # the rest (RULES §5), so every plain part from none up to the top's count.
+        parts = [(JOKERS_BASE, 0, 0)]
+        for n_plain in range(1, t_others + 1):
+            parts += _others_parts(hand, n_plain, above, rules, cons)
+        for s, b in _joker_pairs(small, big):
+            if not (b >= 2 * t_big or (not b and s >= 3 * t_big)):
+                continue
+            yield from (_new(Play, (base, n, t, s, b)) for base, n, t in parts)
+    if rules.kill_three_twos and not t_others:
+        yield from (_new(Play, (TWOS_BASE, n, 0, 0, 0)) for n in range(3 * t_big, hand[I_TWO] + 1))
 
 
 def group_by_rank_and_size(plays: Sequence[Play]) -> dict[tuple[int, int], list[Play]]:

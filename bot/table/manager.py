@@ -210,6 +210,17 @@ class TableManager:
             return None
         return self.snapshot(chat.key)
 
+    async def reread(self, chat: ChatRef) -> TableSnapshot | None:
+        """``current``, never answered from a copy this process believes current: for a
+        button made from a newer state than its copy (another process committed that
+        state, and word of it has not arrived). One process: memory is the truth."""
+        return await self.current(chat)
+
+    async def catch_up(self, prefix: str) -> int:
+        """Read again every table starting with ``prefix`` whose copy is known to be
+        behind (another process committed a newer state); how many. One process: none."""
+        return 0
+
     async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
         """Keys of the tables where this person has a seat (one process: every live
         table is in memory after ``load``)."""

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import FOLLOW_READS, SharedTableManager
 from bot.engine.actions import ActionKind
 from bot.records.desk import SESSION_TTL, RecordDesk, Refused, StepSession
 from bot.store import Store
@@ -221,6 +221,45 @@ async def test_other_workers_copies_follow_each_commit(workers: list[Worker]) ->
         await asyncio.sleep(0.02)
     snap = b.snapshot(CHAT.key)
     assert snap is not None and snap.seats[1] is not None and snap.seats[1].user_id == "u2"
+
+
+async def test_a_burst_of_commits_is_followed_a_few_reads_at_a_time(
+    workers: list[Worker],
+) -> None:
+    """Every commit elsewhere starts a reload here; a burst of them reads at most
+    ``FOLLOW_READS`` tables at once (the bookkeeping's other connections stay the relay's),
+    and every copy still ends up current."""
+    (a, _, store), (b, _, _) = workers
+    if store.dialect != "postgres":
+        return  # one process: nothing to follow
+    chats = [ChatRef("tg", str(-200 - i)) for i in range(3 * FOLLOW_READS)]
+    for chat in chats:
+        await a.handle(OpenTable(chat=chat, actor=ME))
+    await b.load()
+    reading = most = 0
+    read = b._refresh_behind
+
+    async def counted(key: str) -> None:
+        nonlocal reading, most
+        reading += 1
+        most = max(most, reading)
+        try:
+            await asyncio.sleep(0.2)  # a slow read: the burst piles up
+            await read(key)
+        finally:
+            reading -= 1
+
+    b._refresh_behind = counted  # type: ignore[method-assign]
+    for chat in chats:
+        assert (await a.handle(Join(chat=chat, actor=YOU))).ok
+    for _ in range(200):
+        if not any(b._behind(chat.key) for chat in chats) and not b._refreshing:
+            break
+        await asyncio.sleep(0.02)
+    assert 1 <= most <= FOLLOW_READS
+    for chat in chats:
+        snap = b.snapshot(chat.key)
+        assert snap is not None and snap.seats[1] is not None, chat
 
 
 async def test_an_unreadable_message_is_skipped_not_blocking_the_chat(
