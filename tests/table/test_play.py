@@ -300,3 +300,20 @@ async def test_adapter_meta_survives_a_restart(tmp_path: Path, clock) -> None:  
     snap2 = m2.snapshot(CHAT.key)
     assert snap2 is not None and dict(snap2.meta) == {"message_id": 4242}
     await store2.close()
+
+
+async def test_a_hand_is_drawn_once_a_state_and_anew_after_each_change(make_manager, clock) -> None:  # type: ignore[no-untyped-def]
+    """The private view is kept while the table is unchanged (a chat draws it several
+    times a state), and never outlives a change: after a play, and after 托管 (which
+    moves no card), it is drawn again."""
+    m, _ = make_manager(seed=21)
+    await start_one_human(m)
+    await wait_for_my_turn(m, clock)
+    first = m.private_snapshot(CHAT.key, ME.user_id)
+    assert first is not None and m.private_snapshot(CHAT.key, ME.user_id) is first
+    assert (await m.handle(SetAutoplay(chat=CHAT, actor=ME, on=True))).ok
+    after = m.private_snapshot(CHAT.key, ME.user_id)
+    assert after is not None and after is not first
+    assert after.autoplay and after.version > first.version
+    m.forget(CHAT.key)
+    assert m.private_snapshot(CHAT.key, ME.user_id) is None  # nothing kept for a table gone
