@@ -13,6 +13,7 @@ from bot.table import ChatRef, PrivateSnapshot, TableSnapshot
 
 from .conftest import ADMIN, CHAT, Harness
 from .driver import find
+from .fake import Msg
 from .test_buttons import NOT_YOURS, STALE, admin_answering, start
 
 
@@ -34,14 +35,20 @@ def behind(h: Harness, monkeypatch: pytest.MonkeyPatch, stale: PrivateSnapshot |
     return reads
 
 
-async def test_a_menu_newer_than_the_copy_is_judged_on_a_fresh_read(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    h = harness
+async def a_menu(h: Harness) -> tuple[Msg, str]:
+    """The admin's private controls on a turn, and their rank menu's id."""
     await start(h)
     msg = await admin_answering(h)
     menu = find(msg, "gj:m:", "r")
     assert menu is not None
+    return msg, menu
+
+
+async def test_a_menu_newer_than_the_copy_is_judged_on_a_fresh_read(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    msg, menu = await a_menu(h)
     now = h.manager.private_snapshot(CHAT.key, str(ADMIN.id))
     assert now is not None
     # This worker's copy: the state before the one the controls were drawn from.
@@ -55,10 +62,7 @@ async def test_controls_of_a_table_without_a_copy_here_are_not_someone_elses(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = harness
-    await start(h)
-    msg = await admin_answering(h)
-    menu = find(msg, "gj:m:", "r")
-    assert menu is not None
+    msg, menu = await a_menu(h)
     reads = behind(h, monkeypatch, None)
     p = await h.choose(ADMIN, msg, menu, str(msg.component(menu)["options"][0]["value"]))
     assert reads and reads[0] == CHAT.key

@@ -61,14 +61,19 @@ async def a_turn(
     raise AssertionError("Wang was never offered a command")
 
 
-async def test_a_button_newer_than_the_workers_copy_is_played_not_refused(
-    store_target: str,
-) -> None:
+async def cluster(store_target: str) -> tuple[FakeClock, FakeTelegram, list[Worker]]:
+    """Two workers and one group where Wang may be written to in private."""
     clock = FakeClock()
     fake = FakeTelegram(clock)
     fake.add_group(GROUP_ID, "够级群")
     fake.opened.add(WANG["id"])
-    workers = await open_workers(store_target, clock, fake)
+    return clock, fake, await open_workers(store_target, clock, fake)
+
+
+async def test_a_button_newer_than_the_workers_copy_is_played_not_refused(
+    store_target: str,
+) -> None:
+    clock, fake, workers = await cluster(store_target)
     w1, w2 = workers
     try:
         for text in ("/gouji", "/addbot 5", "/begin"):
@@ -109,11 +114,7 @@ async def test_a_table_begun_on_another_worker_is_found_for_its_first_press(
     """A button names its table by a short id (its key and match); a worker finds an id it
     never made among its copies. A table begun elsewhere, whose commits this worker heard
     of but has not read yet (its follows queued), is read at once for such a press."""
-    clock = FakeClock()
-    fake = FakeTelegram(clock)
-    fake.add_group(GROUP_ID, "够级群")
-    fake.opened.add(WANG["id"])
-    workers = await open_workers(store_target, clock, fake)
+    clock, fake, workers = await cluster(store_target)
     w1, w2 = workers
     try:
         if w2.store.dialect != "postgres":
