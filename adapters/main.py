@@ -26,6 +26,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
         from .telegram import TelegramBot
+        from .telegram.app import TELEGRAM_RATE_ENV, telegram_rate
 
         bots.append(
             TelegramBot(
@@ -35,6 +36,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
                 webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
                 webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
+                calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")

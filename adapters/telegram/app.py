@@ -16,6 +16,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 from telegram.request import BaseRequest
 
 from bot.i18n import t
+from bot.service import StartupError
 from bot.table import Clock, SystemClock, TableManager
 
 from .book import MessageBook
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 MENU = GROUP_COMMANDS  # the command menu lists every group command, in this order
 ALLOWED_UPDATES = ["message", "callback_query"]
 WEBHOOK_CONCURRENCY = 64  # updates one webhook worker handles at once
+# Bot API calls a second a worker may make (PTB's limiter; Telegram's bulk limit is about
+# 30 for the whole bot: with N workers, give each 30/N — GOUJI_TELEGRAM_CALLS_PER_SECOND).
+DEFAULT_CALLS_PER_SECOND = 30.0
+TELEGRAM_RATE_ENV = "GOUJI_TELEGRAM_CALLS_PER_SECOND"
 
 
 class _NoRetryNoise(logging.Filter):
@@ -59,10 +64,43 @@ def api_urls(api_url: str) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
+def telegram_rate(raw: str | None) -> float:
+    """Bot API calls a second this worker may make (PTB's bot-wide limiter; Telegram
+    counts the bot as a whole, so N workers share about 30: set 30/N on each)."""
+    if raw is None or not raw.strip():
+        return DEFAULT_CALLS_PER_SECOND
+    try:
+        rate = float(raw)
+    except ValueError:
+        rate = 0.0
+    if not 1 <= rate <= 1000:  # below one call a second PTB's limiter cannot send at all
+        raise StartupError(
+            f"{TELEGRAM_RATE_ENV} must be a number of calls a second from 1 to 1000, not {raw!r}"
+        )
+    return rate
+
+
 def _transports() -> tuple[AiohttpRequest, AiohttpRequest]:
     """Bot API calls, and long polling: it holds its connection for up to a minute, so
     it has a pool of its own."""
     return AiohttpRequest(), AiohttpRequest(1)
+
+
+def _made_app(
+    token: str,
+    api_url: str | None,
+    request: BaseRequest | None,
+    rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
+    webhook: bool,
+    calls_per_second: float,
+) -> tuple[Application, tuple[AiohttpRequest, ...]]:  # type: ignore[type-arg]
+    """PTB's application, and the transports it was given that are ours to close (a test
+    brings its own request, which PTB closes)."""
+    if request is not None:
+        pair = (request, request)
+        return _application(token, api_url, pair, rate_limiter, webhook, calls_per_second), ()
+    own = _transports()
+    return _application(token, api_url, own, rate_limiter, webhook, calls_per_second), own
 
 
 def _application(
@@ -71,12 +109,15 @@ def _application(
     transports: tuple[BaseRequest, BaseRequest],
     rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
     webhook: bool = False,
+    calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
 ) -> Application:  # type: ignore[type-arg]
     # The library keeps the bot-wide 30 requests a second. The per-group limit is the
     # Sender's, which counts only real sends and edits (an admin check is not a
     # message) and never sleeps inside a call. max_retries=0: a 429 comes back to the
     # Sender, which pauses just that chat on its own clock.
-    limiter = rate_limiter or AIORateLimiter(group_max_rate=0, max_retries=0)
+    limiter = rate_limiter or AIORateLimiter(
+        overall_max_rate=calls_per_second, group_max_rate=0, max_retries=0
+    )
     builder = Application.builder().token(token).rate_limiter(limiter)
     if api_url:
         base, files = api_urls(api_url)
@@ -113,6 +154,7 @@ class TelegramBot:
         run_sender: bool = True,
         listen: str = "0.0.0.0",
         webhook_secret: str | None = None,
+        calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
@@ -122,11 +164,9 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        # Ours unless a test brings its own (then closed with the bot, by PTB).
-        own = _transports()  # no session until first used: unused ones cost nothing
-        self._transports = own if request is None else ()
-        pair = own if request is None else (request, request)
-        self.app = _application(token, api_url, pair, rate_limiter, webhook_url is not None)
+        self.app, self._transports = _made_app(
+            token, api_url, request, rate_limiter, webhook_url is not None, calls_per_second
+        )
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.

@@ -59,3 +59,34 @@ async def test_the_service_serves_health_when_a_port_is_set(
             assert resp.status == 503
     finally:
         await server.stop()
+
+
+def test_the_bot_wide_call_rate_is_a_setting_for_several_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Telegram counts the bot's calls as a whole: each of N workers gets 30/N, set by
+    GOUJI_TELEGRAM_CALLS_PER_SECOND (default 30); PTB's limiter runs at that rate."""
+    from adapters.main import build_bots
+    from adapters.telegram.app import telegram_rate
+
+    assert telegram_rate(None) == telegram_rate(" ") == 30
+    assert telegram_rate("10") == 10 and telegram_rate("7.5") == 7.5
+    monkeypatch.setenv("GOUJI_TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("GOUJI_TELEGRAM_CALLS_PER_SECOND", "10")
+    (bot,) = build_bots(TableManager())
+    limiter = bot.app.bot.rate_limiter  # type: ignore[attr-defined]
+    assert limiter._base_limiter.max_rate == 10  # PTB's bot-wide limiter
+
+
+@pytest.mark.parametrize("bad", ["ten", "0", "0.5", "-3", "nan", "1e9"])
+def test_a_bad_call_rate_is_one_line_and_nothing_starts(
+    bad: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GOUJI_TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("GOUJI_TELEGRAM_CALLS_PER_SECOND", bad)
+    monkeypatch.setenv("GOUJI_DB", str(tmp_path / "g.sqlite3"))
+    monkeypatch.delenv("GOUJI_DATABASE_URL", raising=False)
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gouji: GOUJI_TELEGRAM_CALLS_PER_SECOND must be") and err.count("\n") == 1
+    assert repr(bad) in err
