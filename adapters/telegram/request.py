@@ -38,7 +38,9 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._connections)
-            self._session = aiohttp.ClientSession(connector=connector)
+            # HTTP(S)_PROXY and NO_PROXY from the environment, as PTB's httpx honoured
+            # them: where Telegram is blocked, a proxy is how a bot reaches it at all.
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=True)
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:

@@ -133,3 +133,19 @@ async def test_shut_down_and_used_again_opens_a_new_session(
     async with Bot(TOKEN, base_url=base, request=req) as bot:  # PTB restarts a bot like this
         await bot.send_message(chat_id=1, text="b")
     assert [f["text"] for m, f in fake.got if m == "sendMessage"] == ["a", "b"]
+
+
+async def test_the_proxy_in_the_environment_carries_the_calls(
+    stand_in: tuple[StandIn, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HTTP(S)_PROXY is honoured (PTB's httpx did; where Telegram is blocked it is the way
+    out): a call to a host this machine cannot resolve arrives at the proxy."""
+    fake, base = stand_in
+    proxy = base.removesuffix("/bot")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.setenv(name, proxy)
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    async with Bot(TOKEN, base_url="http://api.telegram.invalid/bot", request=AiohttpRequest()):
+        pass  # getMe, through the proxy
+    assert fake.got and fake.got[-1][0] == "getMe"
