@@ -11,7 +11,10 @@ kept-alive connection in constant time. The shape follows ptbcontrib's
 
 from __future__ import annotations
 
+import ssl
+
 import aiohttp
+import certifi
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
@@ -37,7 +40,10 @@ class AiohttpRequest(BaseRequest):
 
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
-            connector = aiohttp.TCPConnector(limit=self._connections)
+            # Certificates from certifi, as PTB's httpx had them: a slim container may have
+            # no system store at all.
+            tls = ssl.create_default_context(cafile=certifi.where())
+            connector = aiohttp.TCPConnector(limit=self._connections, ssl=tls)
             # HTTP(S)_PROXY and NO_PROXY from the environment, as PTB's httpx honoured
             # them: where Telegram is blocked, a proxy is how a bot reaches it at all.
             self._session = aiohttp.ClientSession(connector=connector, trust_env=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -149,3 +150,17 @@ async def test_the_proxy_in_the_environment_carries_the_calls(
     async with Bot(TOKEN, base_url="http://api.telegram.invalid/bot", request=AiohttpRequest()):
         pass  # getMe, through the proxy
     assert fake.got and fake.got[-1][0] == "getMe"
+
+
+async def test_tls_is_verified_against_certifis_certificates() -> None:
+    """The Bot API is reached over TLS that is checked, against certifi's certificate
+    authorities (as PTB's httpx did), not whatever a slim image has."""
+    req = AiohttpRequest()
+    await req.initialize()
+    try:
+        tls = req._session.connector._ssl  # type: ignore[union-attr]
+        assert isinstance(tls, ssl.SSLContext)
+        assert tls.verify_mode is ssl.CERT_REQUIRED and tls.check_hostname
+        assert tls.cert_store_stats()["x509_ca"] > 100  # certifi's bundle, loaded
+    finally:
+        await req.shutdown()
