@@ -2,8 +2,8 @@
 
 Why not PTB's default (httpx): under load a worker makes dozens of Bot API calls a
 second, and httpcore's connection pool checks every pooled connection on every request
-(a readability poll per idle connection), so with PTB's pool of 256 connections a
-fifth of a busy worker's time went into picking a connection; with a small pool the
+(a readability poll per idle connection), so with PTB's pool of 256 connections
+10-15 % of a busy worker's time went into picking a connection; with a small pool the
 callback answers queued behind keyboard edits instead. aiohttp's connector hands out a
 kept-alive connection in constant time. The shape follows ptbcontrib's
 ``AiohttpRequest``: PTB's parameters go as a form (multipart when there are files).

@@ -205,7 +205,7 @@ class TableManager:
             return None
         # A chat draws the same hand several times a state (the press's check, the
         # keyboard after a play, the picture the relay sends), each asking the engine for
-        # every legal move: a fifth of a busy worker's time, before this.
+        # every legal move: 8 % of a busy cluster worker's time, before this.
         drawn = self._privates.get((key, seat))
         if drawn is not None and drawn[0] is t and drawn[1] == t.version:
             return drawn[2]
