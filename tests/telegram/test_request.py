@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from telegram import Bot
+from telegram import Bot, Update
 from telegram.error import BadRequest, NetworkError, TimedOut
+from telegram.ext import Application, MessageHandler, filters
 
 from adapters.telegram import request as transport
 from adapters.telegram.request import AiohttpRequest
@@ -28,6 +29,7 @@ class StandIn:
     def __init__(self) -> None:
         self.got: list[tuple[str, dict[str, Any]]] = []
         self.delay = 0.0
+        self.updates: list[dict[str, Any]] = []  # what getUpdates brings, once each
 
     async def handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
@@ -47,6 +49,14 @@ class StandIn:
         await asyncio.sleep(self.delay)
         if method == "getMe":
             return web.json_response({"ok": True, "result": ME})
+        if method in ("deleteWebhook", "setWebhook"):
+            return web.json_response({"ok": True, "result": True})
+        if method == "getUpdates":
+            offset = int(fields.get("offset") or 0)
+            due = [u for u in self.updates if u["update_id"] >= offset]
+            if not due:
+                await asyncio.sleep(0.05)  # a short long poll
+            return web.json_response({"ok": True, "result": due})
         if method == "sendMessage" and fields.get("text") == "":
             return web.json_response(
                 {
@@ -164,3 +174,47 @@ async def test_tls_is_verified_against_certifis_certificates() -> None:
         assert tls.cert_store_stats()["x509_ca"] > 100  # certifi's bundle, loaded
     finally:
         await req.shutdown()
+
+
+async def test_long_polling_runs_on_its_own_transport(stand_in: tuple[StandIn, str]) -> None:
+    """``gouji`` with only a token polls: getUpdates waits on its own one-connection
+    transport while the calls go on the other, and an update it brings is handled."""
+    fake, base = stand_in
+    fake.updates = [
+        {
+            "update_id": 1,
+            "message": {
+                "message_id": 3,
+                "date": 0,
+                "chat": {"id": 42, "type": "private"},
+                "from": {"id": 42, "is_bot": False, "first_name": "王"},
+                "text": "你好",
+            },
+        }
+    ]
+    seen: list[str] = []
+
+    async def heard(update: Update, _: object) -> None:
+        assert update.message is not None and update.message.text is not None
+        seen.append(update.message.text)
+
+    app = (
+        Application.builder()
+        .token(TOKEN)
+        .base_url(base)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(1))
+        .build()
+    )
+    app.add_handler(MessageHandler(filters.TEXT, heard))
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0.05, timeout=1)
+        for _ in range(100):
+            if seen:
+                break
+            await asyncio.sleep(0.05)
+        await app.updater.stop()
+        await app.stop()
+    assert seen == ["你好"]
