@@ -86,7 +86,7 @@ def _transports() -> tuple[AiohttpRequest, AiohttpRequest]:
     return AiohttpRequest(), AiohttpRequest(1)
 
 
-def _made_app(
+def _application(
     token: str,
     api_url: str | None,
     request: BaseRequest | None,
@@ -96,23 +96,8 @@ def _made_app(
 ) -> tuple[Application, tuple[AiohttpRequest, ...]]:  # type: ignore[type-arg]
     """PTB's application, and the transports it was given that are ours to close (a test
     brings its own request, which PTB closes)."""
-    if request is not None:
-        pair = (request, request)
-        return _application(token, api_url, pair, rate_limiter, webhook, calls_per_second), ()
-    own = _transports()
-    return _application(token, api_url, own, rate_limiter, webhook, calls_per_second), own
-
-
-def _application(
-    token: str,
-    api_url: str | None,
-    transports: tuple[BaseRequest, BaseRequest],
-    rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
-    webhook: bool = False,
-    calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
-) -> Application:  # type: ignore[type-arg]
-    # The library keeps the bot-wide 30 requests a second. The per-group limit is the
-    # Sender's, which counts only real sends and edits (an admin check is not a
+    # The library keeps the bot-wide limit (``calls_per_second``). The per-group limit is
+    # the Sender's, which counts only real sends and edits (an admin check is not a
     # message) and never sleeps inside a call. max_retries=0: a 429 comes back to the
     # Sender, which pauses just that chat on its own clock.
     limiter = rate_limiter or AIORateLimiter(
@@ -122,14 +107,18 @@ def _application(
     if api_url:
         base, files = api_urls(api_url)
         builder = builder.base_url(base).base_file_url(files)
-    calls, polling = transports
-    builder = builder.request(calls).get_updates_request(polling)
+    own: tuple[AiohttpRequest, ...] = ()
+    if request is None:
+        own = calls, polling = _transports()
+        builder = builder.request(calls).get_updates_request(polling)
+    else:
+        builder = builder.request(request).get_updates_request(request)
     if webhook:
         # Behind a load balancer one chat's updates already reach several workers at once
         # (the table lock in the database orders them); within a worker, one update
         # waiting for its table must not hold up every other chat's.
         builder = builder.concurrent_updates(WEBHOOK_CONCURRENCY)
-    return builder.build()
+    return builder.build(), own
 
 
 def _router(ctx: Context, publisher: Publisher) -> Router:
@@ -164,7 +153,7 @@ class TelegramBot:
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
         self.run_sender = run_sender
-        self.app, self._transports = _made_app(
+        self.app, self._transports = _application(
             token, api_url, request, rate_limiter, webhook_url is not None, calls_per_second
         )
         clock = clock or manager.clock
