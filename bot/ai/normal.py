@@ -109,6 +109,7 @@ class NormalWeights:
 
 
 DEFAULT_NORMAL = NormalWeights()
+Prices = tuple[float, float, float]  # a 2, a small joker, a big joker
 
 
 class NormalPolicy:
@@ -149,12 +150,21 @@ class NormalPolicy:
     # -- costs ------------------------------------------------------------------------
     def cost(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """How much of the hand's strength a play spends (lower is cheaper)."""
+        return self._priced(p, hand, rules, self._prices(hand, rules))
+
+    def _prices(self, hand: Sequence[int], rules: Rules) -> Prices:
+        """What a 2, a small and a big joker cost from this hand (the same for every
+        candidate play of a turn: a turn works them out once)."""
         w = self.w
-        two = w.two_late if sum(hand) <= w.late else w.two
-        small, big = w.small, w.big
         if self._abundant(hand, rules):
             # More 2s and jokers than groups left to cover: they are just the way out now.
-            two, small, big = w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
+            return w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
+        return (w.two_late if sum(hand) <= w.late else w.two), w.small, w.big
+
+    def _priced(self, p: Play, hand: Sequence[int], rules: Rules, prices: Prices) -> float:
+        """``cost`` at the hand's ``_prices``."""
+        w = self.w
+        two, small, big = prices
         out = card_cost(
             p, hand, two=two, small=small, big=big, joker_set=w.joker_set, split=w.split
         )
@@ -243,10 +253,11 @@ class NormalPolicy:
         downstream = self._count(view, down(view.seat))
         voids = [passed_on(view, x) for x in (down(view.seat), opp(view.seat)) if w.void]
         seen = Seen.of(view)
+        prices = self._prices(hand, rules)
 
         def score(c: Choice) -> float:
             p = c[1]
-            s = self.cost(p, hand, rules) + self._spend_gouji(p, hand, rules)
+            s = self._priced(p, hand, rules, prices) + self._spend_gouji(p, hand, rules)
             s -= w.multi * min(p.size, 4) + self._opening(view, p, rules)
             s += self._caught_risk(p, hand, rules, seen)
             if opp_n is not None and p.size > opp_n:
@@ -327,14 +338,16 @@ class NormalPolicy:
         urgent = self._near_out(view, top) or (w.stop_burn and pub.seats[top - 1].burning)
 
         seen = Seen.of(view)
+        prices = self._prices(hand, rules)
+        hoard = not urgent and not self._abundant(hand, rules)  # 2s, jokers: 够级 duels
 
         def cost_of(c: Choice) -> float:
             p = c[1]
-            c_ = self.cost(p, hand, rules) + self._keep_for_threes(p, hand, rules)
+            c_ = self._priced(p, hand, rules, prices) + self._keep_for_threes(p, hand, rules)
             c_ += self._caught_risk(p, hand, rules, seen)
             if not duel:
                 c_ += self._spend_gouji(p, hand, rules) - self._opening(view, p, rules)
-                if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
+                if hoard:
                     twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
                     c_ += w.hoard_two * twos
                     if p.base == JOKERS_BASE:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
+from ..engine.memo import IdentityMemo
 from ..engine.movegen import has_answer
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
@@ -72,11 +73,20 @@ def known_count(view: SeatView, seat: int) -> int | None:
 def played_by(view: SeatView) -> tuple[int, ...]:
     """Cards each seat (index seat - 1) has played or burned this hand, from the public
     history: what a player at the table counts as the plays go down."""
+    history = view.public.history
+    known = _played_memo.get(history)
+    if known is not None:
+        return known
     out = [0] * 6
-    for move in view.public.history:
-        if isinstance(move.act, Play):
-            out[move.seat - 1] += move.act.size
-    return tuple(out)
+    for seat, act, _, _ in history:
+        if isinstance(act, Play):
+            out[seat - 1] += act.n + act.twos + act.small + act.big
+    return _played_memo.put(history, None, tuple(out))
+
+
+# One decision counts for several seats (each opponent's and teammate's cards left) from
+# the same history: the count of the last few histories is kept.
+_played_memo: IdentityMemo[tuple[int, ...]] = IdentityMemo(8)
 
 
 def passed_on(view: SeatView, seat: int) -> dict[int, int]:

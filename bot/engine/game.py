@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from . import cards as C
 from . import chongdian
-from .actions import Action, ActionKind, HuiRanks
+from .actions import Action, ActionKind, HuiRanks, burn_action, play_action
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import CountAnswered, Dealt, Event, HandDealt, ReturnCards, TributeReturned, Waived
+from .memo import IdentityMemo
 from .movegen import gen_answers, gen_leads, group_by_rank_and_size
 from .plays import Play, classify
 from .queries import (
@@ -210,12 +211,28 @@ def _setup(
     return w.freeze(count_step=False), w.events
 
 
+# The same state's plays are asked for several times in a row: a chat table draws a
+# player's legal actions, then its play menu (``legal_options``), and the table asks
+# again for its timers. Kept per (state, seat, burns) as tuples (callers get a new list).
+_memo: IdentityMemo[tuple[Play, ...]] = IdentityMemo()
+
+
 def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
     if type(seat) is not int or not 1 <= seat <= 6:  # (check_seat, inlined: a hot path)
         raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    known = _memo.get(state, (seat, False))
+    if known is not None:
+        return list(known)
+    plays = _plays(state, seat)
+    _memo.put(state, (seat, False), tuple(plays))
+    return plays
+
+
+def _plays(state: HandState, seat: int) -> list[Play]:
+    """``legal_plays`` for the seat to act, worked out afresh."""
     if state.buy_pending:
         # 买3 runs before the first play (RULES §10): answer for the hands after it.
         w = Transition(state)
@@ -248,8 +265,14 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
     check_seat(seat)
     if state.phase is not Phase.PLAY or not state.is_active(seat) or burn_error(state, seat):
         return []
+    known = _memo.get(state, (seat, True))
+    if known is not None:
+        return list(known)
     assert state.top_play is not None
-    return gen_answers(state.hands[seat - 1], state.top_play, state.rules, constraints(state, seat))
+    hand = state.hands[seat - 1]
+    burns = gen_answers(hand, state.top_play, state.rules, constraints(state, seat))
+    _memo.put(state, (seat, True), tuple(burns))
+    return burns
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
@@ -285,12 +308,12 @@ def _return_actions(state: HandState, seat: int) -> list[Action]:
 
 def _active_actions(state: HandState, seat: int) -> list[Action]:
     """What a seat still in the hand can do in the play phase (besides asking a count)."""
-    out = [Action.play(p) for p in legal_plays(state, seat)]
+    out = [play_action(p) for p in legal_plays(state, seat)]
     if state.to_act == seat and not is_lead(state):
         out.append(Action(ActionKind.PASS))
     if rang_error(state, seat) is None:
         out.append(Action(ActionKind.RANG))
-    out += [Action.burn(p) for p in legal_burns(state, seat)]
+    out += [burn_action(p) for p in legal_burns(state, seat)]
     if revolt_error(state, seat) is None:
         out.append(Action(ActionKind.REVOLT))
     if declare_error(state, seat) is None:

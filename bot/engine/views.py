@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Counts
+from .memo import IdentityMemo
 from .queries import count_answer
 from .rules import PresetName, Rules
 from .state import (
@@ -74,6 +75,17 @@ def _places(state: HandState) -> dict[int, int]:
 
 
 def public_view(state: HandState) -> PublicView:
+    """The table as everyone sees it (the same for every seat: one state's is kept)."""
+    known = _views.get(state)
+    return known if known is not None else _views.put(state, None, _public_view(state))
+
+
+# A table draws the public view of each new state several times (the table message, each
+# AI seat's decision, each player's private view): the last few are kept.
+_views: IdentityMemo[PublicView] = IdentityMemo(8)
+
+
+def _public_view(state: HandState) -> PublicView:
     places = _places(state)
     shown = state.rules.count_rule == "always"
     caught = {c for c, _ in state.caught}
@@ -89,7 +101,7 @@ def public_view(state: HandState) -> PublicView:
         if st is SeatStatus.OUT:
             count = 0
         elif shown:
-            count = count_answer(state, s)[1]
+            count = reported  # what 报户 answers is the count shown
         seats.append(
             SeatPublic(
                 seat=s,
