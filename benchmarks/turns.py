@@ -6,10 +6,10 @@ at which a seat was asked to decide: big hands early, small late. Over those sta
 times (a) the legal actions an AI turn starts from (``options``), (b)
 ``NormalPolicy.choose`` on the seat's view and that list, (c) the private snapshot a
 table draws for a player after a press (legal actions, view and play menu), and (d) the
-whole ``decide``. Each is timed on every state in the order of play, caches emptied
-before each pass and the memo of one state before each call (a bot meets each state
-once); ``--rounds`` passes, each state's fastest kept (the machine is shared: a slower
-run measures the neighbours, not the code). The last lines are ``<name> <value> <unit>``
+whole ``decide``. Each is timed on every state in the order of play, the memo of one
+state emptied before each call (a bot meets each state once); ``--rounds`` passes, each
+state's fastest kept (the machine is shared: a slower run measures the neighbours, not
+the code). The last lines are ``<name> <value> <unit>``
 figures: median and mean in µs.
 """
 
@@ -82,20 +82,26 @@ def forget_state() -> None:
     """Empty the memos kept per state (a new state after every action in play)."""
     game._memo.clear()
     views._views.clear()
-    tracking._played_memo.clear()
 
 
 def forget() -> None:
     """Empty every memo the engine and the AI keep, so a pass starts cold."""
     forget_state()
-    for cached in (play_action, burn_action, plays._counts, hand._play_of, hand._plays_needed):
+    tracking._played_last[0] = ((), (0,) * 6)
+    for cached in (
+        play_action,
+        burn_action,
+        plays._counts,
+        hand.play_of_counts,
+        hand._plays_needed,
+    ):
         cached.cache_clear()
 
 
 def one_pass(samples: list[Sample], work: Callable[[Sample], object]) -> list[float]:
-    """``work`` on every sample in the order play met them (what a bot sees: the caches
-    across states warm, the same state's memo cold), µs each."""
-    forget()
+    """``work`` on every sample in the order play met them, µs each: the memo of one
+    state emptied before each (a bot meets each state once; the memos across states,
+    such as the actions of each play, stay as in a process that has run a while)."""
     out = []
     for sample in samples:
         forget_state()
@@ -109,17 +115,18 @@ def measure(samples: list[Sample], rounds: int) -> dict[str, list[float]]:
     """Per sample, the fastest of ``rounds`` passes of each measured piece of work."""
     policy = NormalPolicy()
     legal = {id(s): options(*s) for s in samples}
-    views = {id(s): seat_view(*s) for s in samples}
+    seen = {id(s): seat_view(*s) for s in samples}
     tables = {id(s): table_at(s[0]) for s in samples}
     rng = random.Random(0)
     work: dict[str, Callable[[Sample], object]] = {
         "options": lambda s: options(*s),
-        "choose": lambda s: policy.choose(views[id(s)], legal[id(s)], rng),
+        "choose": lambda s: policy.choose(seen[id(s)], legal[id(s)], rng),
         "private": lambda s: private_snapshot(tables[id(s)], s[1]),
         "decide": lambda s: decide(s[0], s[1], policy, rng),
     }
     out: dict[str, list[float]] = {}
     for name, fn in work.items():
+        forget()  # each piece of work starts cold, as a fresh process would
         runs = [one_pass(samples, fn) for _ in range(rounds)]
         out[name] = [min(times) for times in zip(*runs, strict=True)]
     return out

@@ -17,13 +17,14 @@ RANK_SLOTS = 12  # 3 … A: the slots a play can take as its base rank
 
 def play_of(cards: Sequence[int]) -> Play:
     """The Play a legal card multiset makes (no validation: the engine already did it)."""
-    return _play_of(cards if type(cards) is tuple else tuple(cards))
+    return play_of_counts(cards if type(cards) is tuple else tuple(cards))
 
 
 # A policy reads the same legal actions back into plays at every turn: each distinct card
 # multiset is read once (bounded: far more than the plays a bot meets).
 @lru_cache(maxsize=1 << 15)
-def _play_of(cards: Counts) -> Play:
+def play_of_counts(cards: Counts) -> Play:
+    """``play_of`` for a count tuple (an action's cards), memoised."""
     for i in range(RANK_SLOTS):
         if cards[i]:
             return Play(i + 3, cards[i], cards[I_TWO], cards[I_SMALL], cards[I_BIG])

@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
-from ..engine.memo import IdentityMemo
 from ..engine.movegen import has_answer
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
-from ..engine.state import Mark, SeatStatus, same_team
+from ..engine.state import Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
 
 
@@ -74,19 +73,24 @@ def played_by(view: SeatView) -> tuple[int, ...]:
     """Cards each seat (index seat - 1) has played or burned this hand, from the public
     history: what a player at the table counts as the plays go down."""
     history = view.public.history
-    known = _played_memo.get(history)
-    if known is not None:
-        return known
-    out = [0] * 6
-    for seat, act, _, _ in history:
+    counted, counts = _played_last[0]
+    n = len(counted)
+    if n <= len(history) and history[:n] == counted:
+        out = list(counts)  # it extends the history counted last: only the new moves count
+    else:
+        n, out = 0, [0] * 6
+    for seat, act, _, _ in history[n:]:
         if isinstance(act, Play):
             out[seat - 1] += act.n + act.twos + act.small + act.big
-    return _played_memo.put(history, None, tuple(out))
+    result = tuple(out)
+    _played_last[0] = (history, result)
+    return result
 
 
-# One decision counts for several seats (each opponent's and teammate's cards left) from
-# the same history: the count of the last few histories is kept.
-_played_memo: IdentityMemo[tuple[int, ...]] = IdentityMemo(8)
+# The history counted last and its count. A decision counts for several seats from one
+# history, and a table's AI seats decide one after another on histories that each extend
+# the one before by a move or two: those are counted from here, not from the start.
+_played_last: list[tuple[tuple[PublicMove, ...], tuple[int, ...]]] = [((), (0,) * 6)]
 
 
 def passed_on(view: SeatView, seat: int) -> dict[int, int]:

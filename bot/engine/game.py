@@ -46,6 +46,8 @@ from .state import (
 )
 from .transition import Transition
 
+_new = tuple.__new__  # a Play without NamedTuple's keyword handling (built in bulk)
+
 __all__ = [
     "apply",
     "burn_error",
@@ -163,8 +165,8 @@ class OptionGroup:
     variants: tuple[tuple[int, int, int], ...]
 
     def plays(self) -> list[Play]:
-        n = {v: self.size - sum(v) for v in self.variants}
-        return [Play(self.base, n[v], *v) for v in self.variants]
+        base, size = self.base, self.size
+        return [_new(Play, (base, size - t - s - b, t, s, b)) for t, s, b in self.variants]
 
 
 def legal_options(state: HandState, seat: int) -> list[OptionGroup]:
@@ -275,6 +277,16 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
     return burns
 
 
+# The actions without cards are values: built once, not at every legal list.
+_PASS = Action(ActionKind.PASS)
+_RANG = Action(ActionKind.RANG)
+_REVOLT = Action(ActionKind.REVOLT)
+_WAIVE = Action(ActionKind.WAIVE)
+_DECLARE = (Action(ActionKind.DECLARE_POINT), Action(ActionKind.DECLARE_POINT, pre=True))
+_ASK_COUNTS = tuple(Action(ActionKind.ASK_COUNT, target=t) for t in SEATS)
+_HUI = {r: Action.hui(r) for r in HuiRanks}
+
+
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action the engine accepts from ``seat`` now (the expanded form)."""
     check_seat(seat)
@@ -286,13 +298,13 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     elif chongdian.in_progress(state):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and state.top_play is not None:
-            out.append(Action(ActionKind.PASS))
+            out.append(_PASS)
     elif state.is_active(seat):
         out += _active_actions(state, seat)
     elif chongdian.chongdian_error(state, seat) is None:
         out.append(Action.chongdian())
     if state.rules.count_rule != "never":
-        out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
+        out += _ASK_COUNTS
     return out
 
 
@@ -310,18 +322,17 @@ def _active_actions(state: HandState, seat: int) -> list[Action]:
     """What a seat still in the hand can do in the play phase (besides asking a count)."""
     out = [play_action(p) for p in legal_plays(state, seat)]
     if state.to_act == seat and not is_lead(state):
-        out.append(Action(ActionKind.PASS))
+        out.append(_PASS)
     if rang_error(state, seat) is None:
-        out.append(Action(ActionKind.RANG))
+        out.append(_RANG)
     out += [burn_action(p) for p in legal_burns(state, seat)]
     if revolt_error(state, seat) is None:
-        out.append(Action(ActionKind.REVOLT))
+        out.append(_REVOLT)
     if declare_error(state, seat) is None:
-        out.append(Action(ActionKind.DECLARE_POINT))
-        out.append(Action(ActionKind.DECLARE_POINT, pre=True))
+        out += _DECLARE
     if state.gousi_left[seat - 1] > 0:
-        out.append(Action(ActionKind.WAIVE))
-    out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+        out.append(_WAIVE)
+    out += [_HUI[r] for r in HuiRanks if hui_error(state, seat, r) is None]
     return out
 
 

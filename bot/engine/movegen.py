@@ -195,5 +195,6 @@ def group_by_rank_and_size(plays: Sequence[Play]) -> dict[tuple[int, int], list[
     """The compact form: plays grouped by (base rank, total size) for paging in a chat UI."""
     groups: dict[tuple[int, int], list[Play]] = {}
     for p in plays:
-        groups.setdefault((p.base, p.size), []).append(p)
+        base, n, t, s, b = p
+        groups.setdefault((base, n + t + s + b), []).append(p)
     return groups
