@@ -332,7 +332,8 @@ def _active_actions(state: HandState, seat: int) -> list[Action]:
         out += _DECLARE
     if state.gousi_left[seat - 1] > 0:
         out.append(_WAIVE)
-    out += [_HUI[r] for r in HuiRanks if hui_error(state, seat, r) is None]
+    if state.rules.hui != "off":  # (else every 烩 is refused: the common case, skipped)
+        out += [_HUI[r] for r in HuiRanks if hui_error(state, seat, r) is None]
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Counts
 from .memo import IdentityMemo
@@ -85,6 +86,11 @@ def public_view(state: HandState) -> PublicView:
 _views: IdentityMemo[PublicView] = IdentityMemo(8)
 
 
+# A seat's public line rarely changes from one state to the next, and a frozen record
+# takes microseconds to build (six a view): equal lines are one shared value. Bounded.
+_seat_line = lru_cache(maxsize=1 << 12, typed=True)(SeatPublic)
+
+
 def _public_view(state: HandState) -> PublicView:
     places = _places(state)
     shown = state.rules.count_rule == "always"
@@ -103,17 +109,17 @@ def _public_view(state: HandState) -> PublicView:
         elif shown:
             count = reported  # what 报户 answers is the count shown
         seats.append(
-            SeatPublic(
-                seat=s,
-                status=st,
-                count=count,
-                reported=reported,
-                last=last,
-                opened=s in state.opened,
-                burning=state.burner == s,
-                headless=st is SeatStatus.PLAYING and state.headless(s),
-                caught=s in caught,
-                place=places.get(s),
+            _seat_line(
+                s,  # seat
+                st,  # status
+                count,
+                reported,
+                last,
+                s in state.opened,  # opened
+                state.burner == s,  # burning
+                st is SeatStatus.PLAYING and state.headless(s),  # headless
+                s in caught,  # caught
+                places.get(s),  # place
             )
         )
     return PublicView(

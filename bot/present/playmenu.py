@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final
 
 from ..ai import HeuristicPolicy
@@ -176,6 +177,11 @@ def held(hand: Counts, base: int) -> int:
     return hand[base - 3]
 
 
+# A menu lists the same plays state after state, and a frozen record takes microseconds
+# to build (a lead offers hundreds): equal variants are one shared value. Bounded.
+_variant = lru_cache(maxsize=1 << 14, typed=True)(Variant)
+
+
 def build_menu(groups: Sequence[OptionGroup], legal: Sequence[Action], hand: Counts) -> PlayMenu:
     """The menu for one seat: ``groups`` from ``legal_options``, ``legal`` the actions the
     table lets the seat take now (a subset of the engine's, e.g. no play while a burn window
@@ -189,10 +195,10 @@ def build_menu(groups: Sequence[OptionGroup], legal: Sequence[Action], hand: Cou
             cards = p.counts()
             old = variants.get(cards)
             if old is None:
-                variants[cards] = Variant(cards, p, (g.kind,))
+                variants[cards] = _variant(cards, p, (g.kind,))
                 continue
             kinds = (*old.kinds, g.kind)
-            variants[cards] = Variant(cards, p, tuple(k for k in PLAY_KINDS if k in kinds))
+            variants[cards] = _variant(cards, p, tuple(k for k in PLAY_KINDS if k in kinds))
     # Each variant's place in the cheapest-first orders, worked out once: the ranks and
     # the suggestions sort the same variants by it several times.
     keys = {cards: _key(v.play, hand) for cards, v in variants.items()}
@@ -216,7 +222,8 @@ def _ranks(
 ) -> tuple[RankChoice, ...]:
     by_rank: dict[int, dict[int, list[Variant]]] = {}
     for v in variants:
-        by_rank.setdefault(v.play.base, {}).setdefault(v.play.size, []).append(v)
+        base, n, twos, small, big = v.play
+        by_rank.setdefault(base, {}).setdefault(n + twos + small + big, []).append(v)
     out = []
     for base in sorted(by_rank, key=rank_order):
         sizes = tuple(
