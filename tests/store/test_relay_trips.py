@@ -107,3 +107,30 @@ async def test_a_claim_that_finds_the_chat_taken_is_rolled_back(store: Store) ->
         ("k0", 1, "sending"),  # out, but w1 may not say so: w2 sends it again (an edit)
         ("k1", 0, "pending"),  # untouched
     ]
+
+
+async def test_a_worker_taking_its_own_last_lease_again_recalls_nothing(store: Store) -> None:
+    """A chat's sender changes often (its updates reach every worker in turn), and each
+    pump lets the lease go when done. Taking it again right after this worker's own
+    release (the next token: nobody held it in between) is no takeover — the adapter's
+    budget and message ids are its own — while a lease another worker held in between is
+    one, and so is the first."""
+    seen: dict[str, list[bool]] = {"w1": [], "w2": []}
+
+    def relay(worker: str) -> OutboxRelay:
+        async def deliver(m: OutboxMessage) -> dict[str, Any]:
+            seen[worker].append(receipts.takeover())
+            ack = receipts.expect()
+            assert ack is not None
+            ack()
+            return {}
+
+        return OutboxRelay(store.background(), worker, deliver, lambda: 50.0)
+
+    w1, w2 = relay("w1"), relay("w2")
+    for n, sender in enumerate((w1, w1, w1, w2, w1, w1)):
+        async with store.transaction() as tx:
+            await tx.enqueue("tg:-5:", f"k{n}", "TableChanged", {}, 0.0)
+        assert await sender.pump_chat("tg:-5:") == 1
+    assert seen["w1"] == [True, False, False, True, False]
+    assert seen["w2"] == [True]
