@@ -251,15 +251,24 @@ class OutboxRelay:
                 done += 1
             settled, handed = handed[:done], handed[done:]
             out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
-            # Shed by the adapter (a stale reply to a command): done with, not sent.
-            dropped = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if receipt.dropped]
-            if not handed and not dropped and all(m.kind in EDITS_ONLY for m, _, _ in settled):
-                return marked, out
+            shed = len(out) < len(settled)
+            if not handed and not shed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
+                return marked, out  # marked with the next claim (sending an edit again is harmless)
             fence = (self.holder, lease.token)
             with self.timings.phase("outbox_mark_sent"):
-                async with self.marks.transaction() as tx:
-                    await tx.mark_sent_many(out, self.now(), fence)
-                    await tx.mark_sent_many(dropped, self.now(), fence, "dropped")
+                # One statement, no BEGIN/COMMIT around it: the commit that closes the
+                # window in which a worker's death posts a new message twice is one
+                # round trip. A message its adapter shed (a stale reply) is done with,
+                # not sent.
+                async with self.marks.statement() as tx:
+                    await tx.mark_done_many(
+                        [
+                            (m.id, _answer(rc, r), "dropped" if rc.dropped else "sent")
+                            for m, rc, r in settled
+                        ],
+                        self.now(),
+                        fence,
+                    )
             marked += len(out)
         return marked, []
 

@@ -799,6 +799,24 @@ class StoreTx:
             [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
+    async def mark_done_many(
+        self,
+        done: Sequence[tuple[int, dict[str, Any], Done]],
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
+        """``mark_sent_many`` for messages each with its own end state (sent, or dropped:
+        shed by its adapter), in one statement — so it needs no transaction of its own
+        (``Store.statement``)."""
+        if not done:
+            return
+        tail = () if fence is None else tuple(fence)
+        await self.tx.executemany(
+            f"UPDATE outbox SET state = ?, sent = ?, result = ? WHERE id = ? AND {_WAITING}"
+            + ("" if fence is None else self._fence()),
+            [(state, float(now), _dumps(r), i, *tail) for i, r, state in done],
+        )
+
     async def sent_result(self, msg_key: str) -> dict[str, Any] | None:
         row = await self.tx.fetchone(
             "SELECT result FROM outbox WHERE msg_key = ? AND state = 'sent'", msg_key
@@ -913,6 +931,15 @@ class Store:
                 self._fault("commit")
         if not readonly:
             self._fault("committed")
+
+    @asynccontextmanager
+    async def statement(self) -> AsyncIterator[StoreTx]:
+        """A transaction of one write statement (atomic by itself: asyncpg's
+        ``executemany`` too): on PostgreSQL without BEGIN and COMMIT — one round trip
+        where a transaction takes three. The block must run exactly one statement."""
+        async with self.backend.transaction(False, self.lane, single=True) as tx:
+            yield StoreTx(tx, self.fault_hook)
+        self._fault("committed")
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:
