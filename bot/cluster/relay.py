@@ -152,8 +152,11 @@ class OutboxRelay:
         has it)."""
         asked = self.monotonic()
         token = await tx.acquire_lease(chat_key, self.holder, self.now(), self.lease_seconds)
-        if token is None:
-            return None
+        return None if token is None else self._lease(chat_key, token, asked, lease)
+
+    def _lease(self, chat_key: str, token: int, asked: float, lease: Lease | None) -> Lease:
+        """The lease as taken with ``token``, its expiry counted from ``asked`` (the clock
+        read before the call): ``lease`` renewed, or a new one."""
         sure_until = asked + self.lease_seconds - self.margin
         last = self._tokens.get(chat_key)
         self._tokens[chat_key] = token
@@ -170,8 +173,11 @@ class OutboxRelay:
             mark = time.perf_counter()
             before = lease
             try:
-                async with self.store.transaction() as tx:
-                    lease, waiting = await self._claim(tx, owner, before, settled)
+                if before is None:
+                    lease, waiting = await self._open(owner)
+                else:
+                    async with self.store.transaction() as tx:
+                        lease, waiting = await self._claim(tx, owner, before, settled)
             except _LeaseLost:
                 return sent  # the attempts just noted are rolled back; the marks were void
             if lease is None:
@@ -205,33 +211,50 @@ class OutboxRelay:
                 return sent + marked
             sent, settled = sent + marked, left
 
-    async def _claim(
-        self, tx: StoreTx, owner: str, lease: Lease | None, settled: Settled
-    ) -> tuple[Lease | None, list[OutboxMessage]]:
-        """One claim, in ``tx``: mark the batch just settled, take the lease's next
-        waiting messages with an attempt noted on each (before anything goes out), and
-        keep the lease while there is more to send or let it go. Returns the lease (None:
-        another worker holds it) and the messages. Three statements at most: the first
-        claim takes the lease before it claims; later ones claim first and renew only if
-        there is more to send, since the last finds nothing and lets go."""
-        chats = sorted(self._chats[owner])
-        if lease is None:
-            lease = await self._take(tx, owner, None)
-            if lease is None:
-                return None, []
-            waiting = await tx.claim(chats, self.batch)
-        else:
-            # Marked only while the lease is still ours (the token in the UPDATE).
-            await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
-            waiting = await tx.claim(chats, self.batch)
-            if waiting or owner in self._again:
-                renewed = await self._take(tx, owner, lease)
-                if renewed is None:
-                    raise _LeaseLost  # another worker sends now: roll the claim back
-                lease = renewed
+    async def _open(self, owner: str) -> tuple[Lease | None, list[OutboxMessage]]:
+        """A pump's first claim: take the lease, then its oldest waiting messages with an
+        attempt noted on each (before anything goes out) — one statement on PostgreSQL,
+        committing by itself. Returns the lease (None: another worker holds it) and the
+        messages; a lease with nothing to send is let go at once."""
+        asked = self.monotonic()
+        async with self.store.statement() as tx:
+            token, waiting = await tx.take_and_claim(
+                owner,
+                self.holder,
+                self.now(),
+                self.lease_seconds,
+                self._chats_of(owner),
+                self.batch,
+            )
+        if token is None:
+            return None, []
         if not waiting and owner not in self._again:
-            await tx.release_lease(owner, self.holder)  # nothing left: done
+            async with self.store.statement() as tx:
+                await tx.release_lease(owner, self.holder)  # nothing to send: done
+        return self._lease(owner, token, asked, None), waiting
+
+    async def _claim(
+        self, tx: StoreTx, owner: str, lease: Lease, settled: Settled
+    ) -> tuple[Lease | None, list[OutboxMessage]]:
+        """A later claim, in ``tx``: mark the batch just settled, take the lease's next
+        waiting messages with an attempt noted on each, and keep the lease while there is
+        more to send or let it go. Returns the lease (raises ``_LeaseLost`` if another
+        worker took it) and the messages. Three statements: the claim comes before the
+        renewal, which is made only if there is more to send (the last claim finds
+        nothing and lets go)."""
+        # Marked only while the lease is still ours (the token in the UPDATE).
+        await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
+        waiting = await tx.claim(self._chats_of(owner), self.batch)
+        if waiting or owner in self._again:
+            renewed = await self._take(tx, owner, lease)
+            if renewed is None:
+                raise _LeaseLost  # another worker sends now: roll the claim back
+            return renewed, waiting
+        await tx.release_lease(owner, self.holder)  # nothing left: done
         return lease, waiting
+
+    def _chats_of(self, owner: str) -> list[str]:
+        return sorted(self._chats[owner])
 
     async def _deliveries(
         self, chat_key: str, handed: list[Handed], lease: Lease
