@@ -279,6 +279,9 @@ class Workers:
 @dataclass
 class Figures:
     command_ms: list[float] = field(default_factory=list)
+    # (seconds into play when pressed, ms to the answer): the answers' timeline, so the
+    # SIGKILL and the restart show as what they cost, apart from the steady state.
+    command_at: list[tuple[float, float]] = field(default_factory=list)
     navigation_ms: list[float] = field(default_factory=list)
     # Presses a worker took (HTTP 200) and was SIGKILLed before answering: Telegram does
     # not send an update twice, so nobody answers them — counted, not timed.
@@ -417,6 +420,7 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
             human.seen = None
             continue
         figs.command_ms.append(seconds * 1000)
+        figs.command_at.append((time.monotonic() - seconds - figs.play_from, seconds * 1000))
         if text in driver.ok_texts and press.op in ("x", "g"):
             figs.accepted[human.n] += 1
         elif text not in driver.ok_texts:
@@ -696,6 +700,7 @@ def report(
             f"command answer ms: p50 {statistics.median(ms):.0f}, p90 {cuts[89]:.0f}, "
             f"p99 {cuts[98]:.0f}, max {ms[-1]:.0f}; over 1 s: {sum(x > 1000 for x in ms)}"
         )
+    print(f"command answer p95 per 10 s of play (ms): {_timeline(figs.command_at)}")
     lag = sorted(figs.loop_lag_ms)
     if len(lag) > 20:
         print(
@@ -724,6 +729,14 @@ def report(
     print(f"cluster_double_timeouts {doubles} timeouts")
     print(f"cluster_duplicate_messages {duplicates} messages")
     print(f"cluster_group_max_calls_60s {busiest} calls")
+
+
+def _timeline(stamped: list[tuple[float, float]], width: float = 10.0) -> str:
+    """``<from>s: <p95>`` for each ``width`` seconds of play (pressed in that window)."""
+    windows: dict[int, list[float]] = {}
+    for at, ms in stamped:
+        windows.setdefault(int(at // width), []).append(ms)
+    return ", ".join(f"{int(w * width)}s {_p95(v):.0f}" for w, v in sorted(windows.items()))
 
 
 def _p95(values: list[float]) -> float:

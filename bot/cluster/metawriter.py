@@ -1,9 +1,10 @@
 """Adapters' values (message ids, the group budget's recent calls) written by group
 commit: every value set while one batch is being written goes into the next, and each
-batch is one transaction of one statement. A worker then spends one connection on this
-bookkeeping however many chats it serves — at 300 tables, a transaction per value made
-the bookkeeping take the connections commands were waiting for. A caller still returns
-only once its value (or a later one of the same name) committed, as before."""
+batch is one statement (committing by itself: no BEGIN or COMMIT on PostgreSQL). A
+worker then spends one connection on this bookkeeping however many chats it serves — at
+300 tables, a transaction per value made the bookkeeping take the connections commands
+were waiting for. A caller still returns only once its value (or a later one of the
+same name) committed, as before."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ class MetaWriter:
             assert batch is not None
             try:
                 with self.timings.phase("meta_batch"):
-                    async with self.store.transaction() as tx:
+                    async with self.store.statement() as tx:  # one statement: no BEGIN
                         await tx.set_table_meta_many([(k, n, v) for (k, n), v in values.items()])
             except Exception as err:
                 batch.set_exception(err)

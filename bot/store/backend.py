@@ -93,9 +93,11 @@ class Backend(ABC):
 
     @abstractmethod
     def transaction(
-        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS, single: bool = False
     ) -> AbstractAsyncContextManager[Tx]:
-        """Commit on a normal exit, roll back on an exception (or a killed process)."""
+        """Commit on a normal exit, roll back on an exception (or a killed process).
+        ``single``: the block runs one write statement, atomic by itself, so a back end
+        with round trips may skip BEGIN and COMMIT (PostgreSQL's autocommit)."""
 
     @abstractmethod
     async def migrate(self) -> int:

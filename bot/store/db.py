@@ -158,6 +158,21 @@ def outbox_key(table_key: str, version: int, index: int) -> str:
 # An outbox message's columns, as ``_message`` reads them.
 _MESSAGE = "id, chat_key, msg_key, kind, payload, attempts, state, created"
 
+# Become (or stay) a chat's sender: see ``StoreTx.acquire_lease``; ``_acquiring`` gives
+# its arguments.
+_ACQUIRE = (
+    "INSERT INTO chat_leases (chat_key, holder, until, token) VALUES (?, ?, ?, 1) "
+    "ON CONFLICT (chat_key) DO UPDATE SET holder = excluded.holder, "
+    "until = excluded.until, token = CASE WHEN chat_leases.holder = excluded.holder "
+    "AND chat_leases.until >= ? THEN chat_leases.token ELSE chat_leases.token + 1 END "
+    "WHERE chat_leases.until < ? OR chat_leases.holder = excluded.holder "
+    "RETURNING token"
+)
+
+
+def _acquiring(chat_key: str, holder: str, now: float, ttl: float) -> tuple[Any, ...]:
+    return (chat_key, holder, float(now + ttl), float(now), float(now))
+
 
 def _message(r: Row) -> OutboxMessage:
     return OutboxMessage(
@@ -652,20 +667,35 @@ class StoreTx:
         token stays the same while one holder renews in time, and goes up whenever the
         lease changes hands or lapses, so a sender that finds another token than the one
         it started with knows someone else may have sent meanwhile."""
-        rows = await self.tx.fetch(
-            "INSERT INTO chat_leases (chat_key, holder, until, token) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT (chat_key) DO UPDATE SET holder = excluded.holder, "
-            "until = excluded.until, token = CASE WHEN chat_leases.holder = excluded.holder "
-            "AND chat_leases.until >= ? THEN chat_leases.token ELSE chat_leases.token + 1 END "
-            "WHERE chat_leases.until < ? OR chat_leases.holder = excluded.holder "
-            "RETURNING token",
-            chat_key,
-            holder,
-            float(now + ttl),
-            float(now),
-            float(now),
-        )
+        rows = await self.tx.fetch(_ACQUIRE, *_acquiring(chat_key, holder, now, ttl))
         return int(rows[0][0]) if rows else None
+
+    async def take_and_claim(
+        self, chat_key: str, holder: str, now: float, ttl: float, chats: Sequence[str], limit: int
+    ) -> tuple[int | None, list[OutboxMessage]]:
+        """``acquire_lease`` and, only if it was taken, ``claim`` — the first claim of a
+        relay's pump. On PostgreSQL one statement (the claim in a data-modifying WITH
+        after the lease), so it commits by itself: one round trip where BEGIN, the two
+        statements and COMMIT took four. Returns the token (None: another holder) and
+        the messages."""
+        if self.tx.dialect is not Dialect.POSTGRES or not chats:
+            token = await self.acquire_lease(chat_key, holder, now, ttl)
+            return token, ([] if token is None else await self.claim(chats, limit))
+        returned = _MESSAGE.replace("attempts", "attempts - 1")
+        rows = await self.tx.fetch(
+            f"WITH lease AS ({_ACQUIRE}), claimed AS (UPDATE outbox SET state = 'sending', "
+            "attempts = attempts + 1 WHERE EXISTS (SELECT 1 FROM lease) AND id IN ("
+            f"SELECT id FROM outbox WHERE chat_key IN ({', '.join('?' * len(chats))}) "
+            f"AND {_WAITING} ORDER BY id LIMIT ?) RETURNING {returned}) "
+            "SELECT lease.token, claimed.* FROM lease LEFT JOIN claimed ON true",
+            *_acquiring(chat_key, holder, now, ttl),
+            *chats,
+            limit,
+        )
+        if not rows:
+            return None, []
+        found = [_message(tuple(r)[1:]) for r in rows if r[1] is not None]
+        return int(rows[0][0]), sorted(found, key=lambda m: m.id)
 
     async def release_lease(self, chat_key: str, holder: str) -> None:
         """Let the lease lapse now. The row stays, so the next holder's token is higher."""
@@ -799,6 +829,24 @@ class StoreTx:
             [(float(now), _dumps(result), message_id, *tail) for message_id, result in sent],
         )
 
+    async def mark_done_many(
+        self,
+        done: Sequence[tuple[int, dict[str, Any], Done]],
+        now: float,
+        fence: Fence | None = None,
+    ) -> None:
+        """``mark_sent_many`` for messages each with its own end state (sent, or dropped:
+        shed by its adapter), in one statement — so it needs no transaction of its own
+        (``Store.statement``)."""
+        if not done:
+            return
+        tail = () if fence is None else tuple(fence)
+        await self.tx.executemany(
+            f"UPDATE outbox SET state = ?, sent = ?, result = ? WHERE id = ? AND {_WAITING}"
+            + ("" if fence is None else self._fence()),
+            [(state, float(now), _dumps(r), i, *tail) for i, r, state in done],
+        )
+
     async def sent_result(self, msg_key: str) -> dict[str, Any] | None:
         row = await self.tx.fetchone(
             "SELECT result FROM outbox WHERE msg_key = ? AND state = 'sent'", msg_key
@@ -913,6 +961,16 @@ class Store:
                 self._fault("commit")
         if not readonly:
             self._fault("committed")
+
+    @asynccontextmanager
+    async def statement(self) -> AsyncIterator[StoreTx]:
+        """A transaction of one write statement (atomic by itself: asyncpg's
+        ``executemany`` too): on PostgreSQL without BEGIN and COMMIT — one round trip
+        where a transaction takes three. The block must run exactly one statement on
+        PostgreSQL (SQLite runs it as a transaction, so there a method may take two)."""
+        async with self.backend.transaction(False, self.lane, single=True) as tx:
+            yield StoreTx(tx, self.fault_hook)
+        self._fault("committed")
 
     def _fault(self, point: str) -> None:
         if self.fault_hook is not None:

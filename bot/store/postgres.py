@@ -118,10 +118,12 @@ class PostgresBackend(Backend):
 
     @asynccontextmanager
     async def transaction(
-        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS, single: bool = False
     ) -> AsyncIterator[Tx]:
         async with self.pool_of(lane).acquire() as conn:
-            if readonly:
+            if readonly or single:
+                # One statement commits by itself: BEGIN and COMMIT would be two more
+                # round trips (and two more waits for a busy event loop) for nothing.
                 yield PostgresTx(conn)
                 return
             # A process killed inside this block never commits: the server rolls the

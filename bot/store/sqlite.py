@@ -89,7 +89,7 @@ class SqliteBackend(Backend):
 
     @asynccontextmanager
     async def transaction(
-        self, readonly: bool = False, lane: Lane = Lane.COMMANDS
+        self, readonly: bool = False, lane: Lane = Lane.COMMANDS, single: bool = False
     ) -> AsyncIterator[Tx]:
         db = self.db
         async with self._lock:

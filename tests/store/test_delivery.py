@@ -232,18 +232,24 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     m = SharedTableManager(store, worker="w1", lease_seconds=5)
     events: list[str] = []
     m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
-    marks, claims = StoreTx.mark_sent_many, StoreTx.claim
+    marks, own_marks, claims = StoreTx.mark_sent_many, StoreTx.mark_done_many, StoreTx.claim
 
     async def mark(tx: StoreTx, sent: list[tuple[int, dict[str, object]]], *a: object) -> None:
         if sent:
             events.append("mark")
         await marks(tx, sent, *a)  # type: ignore[arg-type]
 
+    async def own_mark(tx: StoreTx, done: list[object], *a: object) -> None:
+        if done:
+            events.append("mark")
+        await own_marks(tx, done, *a)  # type: ignore[arg-type]
+
     async def claim(tx: StoreTx, *a: object) -> object:
         events.append("claim")
         return await claims(tx, *a)  # type: ignore[arg-type]
 
     monkeypatch.setattr(StoreTx, "mark_sent_many", mark)
+    monkeypatch.setattr(StoreTx, "mark_done_many", own_mark)
     monkeypatch.setattr(StoreTx, "claim", claim)
     async with store.transaction() as tx:
         await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)

@@ -3,8 +3,9 @@ messages and notes an attempt on each in one statement (UPDATE … RETURNING; it
 a SELECT and the attempts); the first claim of a pump takes the lease before it (and no
 longer asks first whether this worker held it: the answer was never used); later claims
 renew the lease only when there is more to send (the last one, which finds nothing,
-only lets it go). Per pump: 2 statements for the first claim (4 before), 3 for each
-later one (4 before), besides BEGIN and COMMIT. Both back ends."""
+only lets it go). Per pump: 2 statements for the first claim (4 before) — on PostgreSQL
+one, in a transaction of its own (no BEGIN or COMMIT) —, 3 for each later one (4
+before), besides BEGIN and COMMIT. Both back ends."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from bot.cluster import receipts
 from bot.cluster.relay import OutboxRelay
 from bot.store import OutboxMessage, Store, StoreTx
-from bot.store.backend import Row, Tx
+from bot.store.backend import Dialect, Row, Tx
 
 
 class Counted(Tx):
@@ -64,10 +65,25 @@ async def test_a_claim_is_two_statements(store: Store, monkeypatch: pytest.Monke
         return {}
 
     relay = OutboxRelay(store.background(), "w1", deliver, lambda: 50.0, batch=2)
+    opened: list[bool] = []  # per transaction: opened with BEGIN (not one statement)
+    backend = store.background().backend
+    begin = backend.transaction
+
+    def noting(readonly: bool = False, lane: Any = None, single: bool = False) -> Any:
+        opened.append(not (readonly or single))
+        return begin(readonly, lane, single)
+
+    monkeypatch.setattr(backend, "transaction", noting)
     assert await relay.pump_chat("tg:-5:") == 3
     first, middle, last = transactions  # edits only: their marks ride on the next claim
-    assert [sql.split()[0] for sql in first] == ["INSERT", "UPDATE"]  # lease; claim
-    assert "RETURNING" in first[1] and "attempts + 1" in first[1]
+    if store.dialect is Dialect.POSTGRES:
+        # the lease, then the claim in a data-modifying WITH: one statement, no BEGIN
+        assert [sql.split()[0] for sql in first] == ["WITH"]
+        assert "chat_leases" in first[0] and "attempts + 1" in first[0]
+        assert opened == [False, True, True]
+    else:
+        assert [sql.split()[0] for sql in first] == ["INSERT", "UPDATE"]  # lease; claim
+        assert "RETURNING" in first[1] and "attempts + 1" in first[1]
     # the marks, a claim, the lease renewed (more to send)
     assert [sql.split()[0] for sql in middle] == ["UPDATE", "UPDATE", "INSERT"]
     # the marks, a claim that finds nothing, the release (no renewal)
@@ -107,3 +123,30 @@ async def test_a_claim_that_finds_the_chat_taken_is_rolled_back(store: Store) ->
         ("k0", 1, "sending"),  # out, but w1 may not say so: w2 sends it again (an edit)
         ("k1", 0, "pending"),  # untouched
     ]
+
+
+async def test_a_worker_taking_its_own_last_lease_again_recalls_nothing(store: Store) -> None:
+    """A chat's sender changes often (its updates reach every worker in turn), and each
+    pump lets the lease go when done. Taking it again right after this worker's own
+    release (the next token: nobody held it in between) is no takeover — the adapter's
+    budget and message ids are its own — while a lease another worker held in between is
+    one, and so is the first."""
+    seen: dict[str, list[bool]] = {"w1": [], "w2": []}
+
+    def relay(worker: str) -> OutboxRelay:
+        async def deliver(m: OutboxMessage) -> dict[str, Any]:
+            seen[worker].append(receipts.takeover())
+            ack = receipts.expect()
+            assert ack is not None
+            ack()
+            return {}
+
+        return OutboxRelay(store.background(), worker, deliver, lambda: 50.0)
+
+    w1, w2 = relay("w1"), relay("w2")
+    for n, sender in enumerate((w1, w1, w1, w2, w1, w1)):
+        async with store.transaction() as tx:
+            await tx.enqueue("tg:-5:", f"k{n}", "TableChanged", {}, 0.0)
+        assert await sender.pump_chat("tg:-5:") == 1
+    assert seen["w1"] == [True, False, False, True, False]
+    assert seen["w2"] == [True]

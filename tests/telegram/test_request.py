@@ -162,6 +162,32 @@ async def test_the_proxy_in_the_environment_carries_the_calls(
     assert fake.got and fake.got[-1][0] == "getMe"
 
 
+async def test_no_proxy_is_honoured_and_the_environment_read_once(
+    stand_in: tuple[StandIn, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host in NO_PROXY is called directly, not through the proxy; and the environment
+    is looked up once per origin, not on every call (aiohttp's ``trust_env`` read it, and
+    ~/.netrc, twice a call in threads of their own)."""
+    fake, base = stand_in
+    for name in ("HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, "http://proxy.invalid:9")  # unreachable: a call through it fails
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(name, "127.0.0.1,localhost")
+    lookups: list[object] = []
+    real = transport._env_proxy
+
+    def counted(origin: Any) -> Any:
+        lookups.append(origin)
+        return real(origin)
+
+    monkeypatch.setattr(transport, "_env_proxy", counted)
+    async with Bot(TOKEN, base_url=base, request=AiohttpRequest()) as bot:
+        for text in ("a", "b", "c"):
+            await bot.send_message(chat_id=1, text=text)
+    assert [f["text"] for m, f in fake.got if m == "sendMessage"] == ["a", "b", "c"]
+    assert len(lookups) == 1
+
+
 async def test_tls_is_verified_against_certifis_certificates() -> None:
     """The Bot API is reached over TLS that is checked, against certifi's certificate
     authorities (as PTB's httpx did), not whatever a slim image has."""
