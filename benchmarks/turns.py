@@ -16,6 +16,7 @@ figures: median and mean in µs.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -105,9 +106,9 @@ def one_pass(samples: list[Sample], work: Callable[[Sample], object]) -> list[fl
     out = []
     for sample in samples:
         forget_state()
-        t0 = time.perf_counter_ns()
+        t0 = time.thread_time_ns()  # CPU time: a shared machine's other work left out
         work(sample)
-        out.append((time.perf_counter_ns() - t0) / 1000)
+        out.append((time.thread_time_ns() - t0) / 1000)
     return out
 
 
@@ -125,10 +126,13 @@ def measure(samples: list[Sample], rounds: int) -> dict[str, list[float]]:
         "decide": lambda s: decide(s[0], s[1], policy, rng),
     }
     out: dict[str, list[float]] = {}
+    gc.collect()
+    gc.disable()  # a collection lands on whichever call allocates at the time: not its cost
     for name, fn in work.items():
         forget()  # each piece of work starts cold, as a fresh process would
         runs = [one_pass(samples, fn) for _ in range(rounds)]
         out[name] = [min(times) for times in zip(*runs, strict=True)]
+    gc.enable()
     return out
 
 

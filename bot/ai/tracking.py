@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
 from ..engine.movegen import has_answer
@@ -19,7 +20,10 @@ from ..engine.views import SeatView
 
 
 def deck_of(rules: Rules) -> Counts:
-    return full_deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
+    return _deck(rules.remove_threes, rules.remove_fours, rules.remove_fives)
+
+
+_deck = lru_cache(maxsize=16)(full_deck)  # asked at every decision; a handful of decks exist
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +125,16 @@ def passed_on(view: SeatView, seat: int) -> dict[int, int]:
 def lead_streak(view: SeatView) -> tuple[int | None, int]:
     """The seat that led the current trick and how many tricks in a row it has led (its
     leads that nobody took from it: it keeps shedding cards while the table passes)."""
-    leaders = [m.seat for m in view.public.history if m.over is None and isinstance(m.act, Play)]
-    if not leaders:
-        return None, 0
-    last = leaders[-1]
+    # From the end back to the first lead by another seat (not the whole hand's history).
+    last: int | None = None
     n = 0
-    for seat in reversed(leaders):
-        if seat != last:
-            break
-        n += 1
+    for m in reversed(view.public.history):
+        if m.over is None and isinstance(m.act, Play):
+            if last is None:
+                last = m.seat
+            elif m.seat != last:
+                break
+            n += 1
     return last, n
 
 

@@ -86,18 +86,18 @@ def _others_parts(
     """(base, n, twos) with n + twos == size and base > above: the non-joker part of a play."""
     twos = hand[I_TWO]
     tq = twos if rules.tie_qian else 0
+    least = max(1, size - tq)  # base cards needed when every added 2 is used
     parts: list[tuple[int, int, int]] = []
     for r in range(max(3, above + 1), 15):
         c = hand[r - 3]
         if not c:
             continue
-        if _plain_only(r, rules):
+        if r <= 4 and _plain_only(r, rules):
             # 3s never beat anything; 4s answer only once released by `unopened_fours`.
             if r == 4 and cons.fours == "free" and c >= size:
                 parts.append((4, size, 0))
             continue
-        for n in range(max(1, size - tq), min(c, size) + 1):
-            parts.append((r, n, size - n))
+        parts += [(r, n, size - n) for n in range(least, min(c, size) + 1)]
     if above < TWOS_BASE and 0 < size <= twos:
         parts.append((TWOS_BASE, size, 0))
     return parts

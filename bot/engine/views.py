@@ -93,21 +93,15 @@ _seat_line = lru_cache(maxsize=1 << 12, typed=True)(SeatPublic)
 
 def _public_view(state: HandState) -> PublicView:
     places = _places(state)
-    shown = state.rules.count_rule == "always"
+    rule = state.rules.count_rule
     caught = {c for c, _ in state.caught}
+    opened, burner = state.opened, state.burner
     seats = []
-    for s in SEATS:
-        st = state.status[s - 1]
-        mark = state.trick_marks[s - 1]
+    for s, st, mark in zip(SEATS, state.status, state.trick_marks, strict=True):
         last = None if mark is None else (mark.value if isinstance(mark, Mark) else mark.notation())
-        count = None
-        reported = None
-        if state.rules.count_rule != "never":
-            reported = count_answer(state, s)[1]
-        if st is SeatStatus.OUT:
-            count = 0
-        elif shown:
-            count = reported  # what 报户 answers is the count shown
+        reported = None if rule == "never" else count_answer(state, s)[1]
+        # An out seat shows 0; under "always" every count shows (what 报户 answers).
+        count = 0 if st is SeatStatus.OUT else (reported if rule == "always" else None)
         seats.append(
             _seat_line(
                 s,  # seat
@@ -115,8 +109,8 @@ def _public_view(state: HandState) -> PublicView:
                 count,
                 reported,
                 last,
-                s in state.opened,  # opened
-                state.burner == s,  # burning
+                s in opened,  # opened
+                burner == s,  # burning
                 st is SeatStatus.PLAYING and state.headless(s),  # headless
                 s in caught,  # caught
                 places.get(s),  # place
