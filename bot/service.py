@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
-from .cluster.timings import watch_loop
+from .cluster.timings import GcWatch, watch_loop
 from .store import Store, default_store_target
 from .store.backend import Dialect
 from .table import TableManager
@@ -172,6 +172,9 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
         watch = asyncio.create_task(watch_loop(timings))
         _LOOP_WATCH.add(watch)
         watch.add_done_callback(_LOOP_WATCH.discard)
+        gc_watch = GcWatch(timings)
+        gc_watch.install()
+        watch.add_done_callback(lambda _: gc_watch.remove())
     server = HealthServer(
         worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
     )

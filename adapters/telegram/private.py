@@ -171,12 +171,13 @@ class PrivateChat:
         self._played[(key, uid)] = press.version
         await query.answer(reply_text(reply, lang))
         if self.ctx.manager.private_snapshot(key, uid) is not None:
-            # The hand message is brought to the new state at once — picture and keyboard
-            # in one edit, in the hand's own slot of the sender, so the update the
-            # command's messages then ask for finds it shown. (The keyboard used to be
-            # replaced by a call of its own first: one press, two edits of one message —
-            # a quarter of all Bot API calls, in a bot-wide budget of 30 a second.)
-            self.pub.touch_hand(key, uid)
+            # The hand message gets the new state — picture and keyboard in one edit —
+            # from the command's own messages, which this worker relays right after the
+            # commit. (The keyboard used to be replaced by a call of its own first: two
+            # edits of one message per press, a quarter of all Bot API calls in a
+            # bot-wide budget of 30 a second. Editing the picture here instead drew it
+            # twice whenever another worker relayed the chat.) A second tap meanwhile
+            # is told the play went through.
             return
         # No hand to show any more (the table closed): the played buttons just go. The
         # edit waits its turn in the bot-wide rate limiter; awaited here it would hold one

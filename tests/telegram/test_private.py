@@ -176,8 +176,8 @@ async def test_a_played_keyboard_goes_with_its_picture_and_a_double_tap_is_told_
     answer = await h.press(who, msg, first[1])  # type: ignore[arg-type]
     assert h.manager.tables[h.key].version > version, answer
     mine = [c.method for c in h.fake.calls[before:] if c.chat_id == who["id"]]
-    # The old buttons give way with the new picture, in one edit: the command's own
-    # update of the hand then finds it shown (no second edit of the same message).
+    # The old buttons give way with the new picture, in one edit (the command's own
+    # update of the hand): no second edit of the same message for the keyboard alone.
     assert mine == ["editMessageMedia"], mine
     # ... after the answer, which waits for nothing but the command's commit.
     methods = [c.method for c in h.fake.calls[before:]]
