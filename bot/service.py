@@ -19,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
 from .cluster.timings import GcWatch, watch_loop
+from .heap import settle_heap
 from .store import Store, default_store_target
 from .store.backend import Dialect
 from .table import TableManager
@@ -133,6 +134,7 @@ async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None
                 raise StartupError(start_failure(bot, err)) from err
         restored = await manager.load()
         log.info("resumed %d live tables", restored)
+        settle_heap()  # what was loaded is kept; the collector's pauses kept short
         health = await start_health(manager, store)
         try:
             await _serve(manager)
