@@ -16,8 +16,6 @@ Run: ``python benchmarks/cluster.py [--tables 300] [--seconds 120] [--workers 3]
   reach every worker — the way a load balancer spreads them; a worker that does not
   answer is skipped (as nginx's ``proxy_next_upstream``). Every tenth table's human never
   answers, so its turn timer fires and 托管 plays for it.
-* Play starts once the opening's messages have gone out (300 groups opened within a
-  minute queue thousands of group messages that each group's budget paces).
 * At 40 % of the run the last worker is SIGKILLed; at 60 % it starts again.
 
 Figures (the last lines, ``<name> <value> <unit>``):
@@ -502,12 +500,6 @@ async def run(
             driver.think = think
             t0 = time.monotonic()
             await open_tables(driver, humans)
-            # Play starts from a quiet outbox: 300 tables opened within a minute queue
-            # thousands of group messages (each group's 20 a minute paces them), which no
-            # real group sees at once; measured from there, the first half minute of play
-            # timed that backlog, not the play.
-            opened = await settle(url)
-            print(f"# the opening's messages went out {opened:.0f} s after the last /begin")
             waits = asyncio.create_task(sample_waits(url, t0 + seconds + (time.monotonic() - t0)))
             elapsed = await drive(driver, pool, humans, seconds, http)
             print_waits(await waits)
