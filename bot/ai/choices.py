@@ -14,14 +14,14 @@ from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
 from ..engine.rules import Rules
 from ..engine.state import SeatStatus, same_team
 from ..engine.views import SeatView
-from .hand import RANK_SLOTS, jokers, minus, play_of, runs_out_burning
+from .hand import RANK_SLOTS, jokers, minus, play_of_counts, runs_out_burning
 
 Choice = tuple[Action, Play]
 
 
 def choices(legal: Sequence[Action], kind: ActionKind) -> list[Choice]:
     """The legal actions of ``kind`` that carry cards, each with its play."""
-    return [(a, play_of(a.cards)) for a in legal if a.kind is kind and a.cards]
+    return [(a, play_of_counts(a.cards)) for a in legal if a.kind is kind and a.cards]
 
 
 def card_cost(

@@ -6,6 +6,7 @@ Works on the engine's 15-slot count vectors (3 … A, 2, small joker, big joker)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..engine.cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, Counts
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play
@@ -16,6 +17,14 @@ RANK_SLOTS = 12  # 3 … A: the slots a play can take as its base rank
 
 def play_of(cards: Sequence[int]) -> Play:
     """The Play a legal card multiset makes (no validation: the engine already did it)."""
+    return play_of_counts(cards if type(cards) is tuple else tuple(cards))
+
+
+# A policy reads the same legal actions back into plays at every turn: each distinct card
+# multiset is read once (bounded: far more than the plays a bot meets).
+@lru_cache(maxsize=1 << 15)
+def play_of_counts(cards: Counts) -> Play:
+    """``play_of`` for a count tuple (an action's cards), memoised."""
     for i in range(RANK_SLOTS):
         if cards[i]:
             return Play(i + 3, cards[i], cards[I_TWO], cards[I_SMALL], cards[I_BIG])
@@ -33,14 +42,18 @@ def rank_groups(hand: Sequence[int]) -> int:
     return sum(1 for i in range(RANK_SLOTS) if hand[i])
 
 
+# Ranks that never carry 2s or jokers, by (憋三, 点四): a lookup, asked at every cost.
+_PLAIN_ONLY = {
+    (False, False): (),
+    (True, False): (I_THREE,),
+    (False, True): (I_FOUR,),
+    (True, True): (I_THREE, I_FOUR),
+}
+
+
 def plain_only_slots(rules: Rules) -> tuple[int, ...]:
     """Ranks that never carry 2s or jokers: 3s under 憋三, 4s under 点四."""
-    out: list[int] = []
-    if rules.bie_san:
-        out.append(I_THREE)
-    if rules.dian_si:
-        out.append(I_FOUR)
-    return tuple(out)
+    return _PLAIN_ONLY[rules.bie_san, rules.dian_si]
 
 
 def plays_needed(hand: Sequence[int], rules: Rules) -> int:
@@ -49,7 +62,14 @@ def plays_needed(hand: Sequence[int], rules: Rules) -> int:
     2s and jokers attach to any rank group that may carry them; with none, they make one
     play of their own.
     """
-    plain = plain_only_slots(rules)
+    counts = hand if type(hand) is tuple else tuple(hand)
+    return _plays_needed(counts, plain_only_slots(rules))
+
+
+# Asked for the hand and for what each candidate play leaves, several times a turn:
+# remembered per (hand, plain-only ranks), bounded.
+@lru_cache(maxsize=1 << 14)
+def _plays_needed(hand: Counts, plain: tuple[int, ...]) -> int:
     groups = rank_groups(hand)
     carriers = sum(1 for i in range(RANK_SLOTS) if hand[i] and i not in plain)
     extras = hand[I_TWO] + jokers(hand)

@@ -24,7 +24,7 @@ may answer, the burner's joker rule) need no code here. It is deterministic.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
@@ -109,6 +109,7 @@ class NormalWeights:
 
 
 DEFAULT_NORMAL = NormalWeights()
+Prices = tuple[float, float, float]  # a 2, a small joker, a big joker
 
 
 class NormalPolicy:
@@ -149,12 +150,21 @@ class NormalPolicy:
     # -- costs ------------------------------------------------------------------------
     def cost(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """How much of the hand's strength a play spends (lower is cheaper)."""
+        return self._priced(p, hand, rules, self._prices(hand, rules))
+
+    def _prices(self, hand: Sequence[int], rules: Rules) -> Prices:
+        """What a 2, a small and a big joker cost from this hand (the same for every
+        candidate play of a turn: a turn works them out once)."""
         w = self.w
-        two = w.two_late if sum(hand) <= w.late else w.two
-        small, big = w.small, w.big
         if self._abundant(hand, rules):
             # More 2s and jokers than groups left to cover: they are just the way out now.
-            two, small, big = w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
+            return w.two_late, w.small * w.abundant_scale, w.big * w.abundant_scale
+        return (w.two_late if sum(hand) <= w.late else w.two), w.small, w.big
+
+    def _priced(self, p: Play, hand: Sequence[int], rules: Rules, prices: Prices) -> float:
+        """``cost`` at the hand's ``_prices``."""
+        w = self.w
+        two, small, big = prices
         out = card_cost(
             p, hand, two=two, small=small, big=big, joker_set=w.joker_set, split=w.split
         )
@@ -178,10 +188,14 @@ class NormalPolicy:
     def _opening(self, view: SeatView, p: Play, rules: Rules) -> float:
         """打点: a seat that has not opened wants a pure 够级 set of its to live (开点);
         else it owes 点贡 next hand (and under 点四 its 4s are lost)."""
-        me = view.public.seats[view.seat - 1]
-        if not rules.dadian or me.opened or not self.w.open_lead:
+        if not self._opening_counts(view, rules):
             return 0.0
         return self.w.open_lead if opens_point(p, rules) else 0.0
+
+    def _opening_counts(self, view: SeatView, rules: Rules) -> bool:
+        """Whether ``_opening`` can be other than 0.0 for this seat now."""
+        me = view.public.seats[view.seat - 1]
+        return bool(rules.dadian and not me.opened and self.w.open_lead)
 
     def _caught_risk(self, p: Play, hand: Sequence[int], rules: Rules, seen: Seen) -> float:
         """憋三: a play that leaves one beatable play before the 3s invites 闷 (被憋三)."""
@@ -243,10 +257,11 @@ class NormalPolicy:
         downstream = self._count(view, down(view.seat))
         voids = [passed_on(view, x) for x in (down(view.seat), opp(view.seat)) if w.void]
         seen = Seen.of(view)
+        prices = self._prices(hand, rules)  # the same for every candidate: once
 
         def score(c: Choice) -> float:
             p = c[1]
-            s = self.cost(p, hand, rules) + self._spend_gouji(p, hand, rules)
+            s = self._priced(p, hand, rules, prices) + self._spend_gouji(p, hand, rules)
             s -= w.multi * min(p.size, 4) + self._opening(view, p, rules)
             s += self._caught_risk(p, hand, rules, seen)
             if opp_n is not None and p.size > opp_n:
@@ -326,21 +341,7 @@ class NormalPolicy:
         # A burner runs out unless its opposite beats one of its plays (解烧): stop it.
         urgent = self._near_out(view, top) or (w.stop_burn and pub.seats[top - 1].burning)
 
-        seen = Seen.of(view)
-
-        def cost_of(c: Choice) -> float:
-            p = c[1]
-            c_ = self.cost(p, hand, rules) + self._keep_for_threes(p, hand, rules)
-            c_ += self._caught_risk(p, hand, rules, seen)
-            if not duel:
-                c_ += self._spend_gouji(p, hand, rules) - self._opening(view, p, rules)
-                if not urgent and not self._abundant(hand, rules):  # 2s, jokers: 够级 duels
-                    twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
-                    c_ += w.hoard_two * twos
-                    if p.base == JOKERS_BASE:
-                        c_ += w.hoard_joker  # a lone joker fired at an ordinary play
-            return c_
-
+        cost_of = self._answer_cost(view, rules, duel, urgent)
         best = min(plays, key=cost_of)
         cost = cost_of(best)
         rest = minus(hand, best[1].counts())
@@ -350,6 +351,40 @@ class NormalPolicy:
         if w.use_rang and rang is not None and cost > w.cheap and not urgent:
             return rang  # the teammate two seats on may take it cheaper; we still decide
         return best[0]
+
+    def _answer_cost(
+        self, view: SeatView, rules: Rules, duel: bool, urgent: bool
+    ) -> Callable[[Choice], float]:
+        """What each answer costs this seat now (the lowest is the candidate answer)."""
+        hand = view.hand
+        w = self.w
+        seen = Seen.of(view)
+        # What is the same for every candidate is worked out once; the terms that are
+        # 0.0 for this hand and table are skipped (adding 0.0 changes no cost).
+        prices = self._prices(hand, rules)
+        hoard = not urgent and not self._abundant(hand, rules)  # 2s, jokers: 够级 duels
+        threes = bool(rules.bie_san and hand[I_THREE])  # else no 憋三 term applies
+        opening = self._opening_counts(view, rules)
+
+        def cost_of(c: Choice) -> float:
+            p = c[1]
+            c_ = self._priced(p, hand, rules, prices)
+            if threes:
+                c_ += self._keep_for_threes(p, hand, rules)
+                c_ += self._caught_risk(p, hand, rules, seen)
+            if not duel:
+                spend = self._spend_gouji(p, hand, rules)
+                if opening:
+                    spend -= self._opening(view, p, rules)
+                c_ += spend
+                if hoard:
+                    twos = p.twos + (p.n if p.base == TWOS_BASE else 0)
+                    c_ += w.hoard_two * twos
+                    if p.base == JOKERS_BASE:
+                        c_ += w.hoard_joker  # a lone joker fired at an ordinary play
+            return c_
+
+        return cost_of
 
     def _answer_chong(self, plays: list[Choice], hand: Sequence[int], rules: Rules) -> Action:
         """冲点: a pure answer opens our point and sheds cards; beating all three of the

@@ -14,7 +14,7 @@ from ..engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, full_deck
 from ..engine.movegen import has_answer
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.rules import Rules
-from ..engine.state import Mark, SeatStatus, same_team
+from ..engine.state import Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
 
 
@@ -72,11 +72,25 @@ def known_count(view: SeatView, seat: int) -> int | None:
 def played_by(view: SeatView) -> tuple[int, ...]:
     """Cards each seat (index seat - 1) has played or burned this hand, from the public
     history: what a player at the table counts as the plays go down."""
-    out = [0] * 6
-    for move in view.public.history:
-        if isinstance(move.act, Play):
-            out[move.seat - 1] += move.act.size
-    return tuple(out)
+    history = view.public.history
+    counted, counts = _played_last[0]
+    n = len(counted)
+    if n <= len(history) and history[:n] == counted:
+        out = list(counts)  # it extends the history counted last: only the new moves count
+    else:
+        n, out = 0, [0] * 6
+    for seat, act, _, _ in history[n:]:
+        if isinstance(act, Play):
+            out[seat - 1] += act.n + act.twos + act.small + act.big
+    result = tuple(out)
+    _played_last[0] = (history, result)
+    return result
+
+
+# The history counted last and its count. A decision counts for several seats from one
+# history, and a table's AI seats decide one after another on histories that each extend
+# the one before by a move or two: those are counted from here, not from the start.
+_played_last: list[tuple[tuple[PublicMove, ...], tuple[int, ...]]] = [((), (0,) * 6)]
 
 
 def passed_on(view: SeatView, seat: int) -> dict[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from .cards import Counts, fmt, parse
@@ -43,7 +44,7 @@ class Action:
 
     @staticmethod
     def play(p: Play) -> Action:
-        return Action(ActionKind.PLAY, p.counts())
+        return play_action(p)
 
     @staticmethod
     def hui(ranks: HuiRanks) -> Action:
@@ -55,7 +56,7 @@ class Action:
 
     @staticmethod
     def burn(p: Play) -> Action:
-        return Action(ActionKind.BURN, p.counts())
+        return burn_action(p)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"do": self.kind.value}
@@ -90,3 +91,18 @@ class Action:
             except ValueError:
                 raise IllegalAction(ErrorCode.HUI_NOT_ALLOWED, ranks=obj.get("ranks")) from None
         return Action(kind, counts, target, obj.get("pre", False) is True, ranks)
+
+
+# Legal lists hold the same few hundred plays again and again, and a frozen dataclass costs
+# about a microsecond to build (its counts as much again): the actions are values, so one
+# per play serves every list. Bounded: a long-running bot sees far fewer distinct plays.
+@lru_cache(maxsize=1 << 15)
+def play_action(p: Play) -> Action:
+    """``Action.play(p)``, memoised (equal to a fresh one)."""
+    return Action(ActionKind.PLAY, p.counts())
+
+
+@lru_cache(maxsize=1 << 15)
+def burn_action(p: Play) -> Action:
+    """``Action.burn(p)``, memoised (equal to a fresh one)."""
+    return Action(ActionKind.BURN, p.counts())

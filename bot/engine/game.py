@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from . import cards as C
 from . import chongdian
-from .actions import Action, ActionKind, HuiRanks
+from .actions import Action, ActionKind, HuiRanks, burn_action, play_action
 from .cards import Counts
 from .errors import ErrorCode, IllegalAction
 from .events import CountAnswered, Dealt, Event, HandDealt, ReturnCards, TributeReturned, Waived
+from .memo import IdentityMemo
 from .movegen import gen_answers, gen_leads, group_by_rank_and_size
 from .plays import Play, classify
 from .queries import (
@@ -44,6 +45,8 @@ from .state import (
     opp,
 )
 from .transition import Transition
+
+_new = tuple.__new__  # a Play without NamedTuple's keyword handling (built in bulk)
 
 __all__ = [
     "apply",
@@ -162,8 +165,8 @@ class OptionGroup:
     variants: tuple[tuple[int, int, int], ...]
 
     def plays(self) -> list[Play]:
-        n = {v: self.size - sum(v) for v in self.variants}
-        return [Play(self.base, n[v], *v) for v in self.variants]
+        base, size = self.base, self.size
+        return [_new(Play, (base, size - t - s - b, t, s, b)) for t, s, b in self.variants]
 
 
 def legal_options(state: HandState, seat: int) -> list[OptionGroup]:
@@ -210,12 +213,28 @@ def _setup(
     return w.freeze(count_step=False), w.events
 
 
+# The same state's plays are asked for several times in a row: a chat table draws a
+# player's legal actions, then its play menu (``legal_options``), and the table asks
+# again for its timers. Kept per (state, seat, burns) as tuples (callers get a new list).
+_memo: IdentityMemo[tuple[Play, ...]] = IdentityMemo()
+
+
 def legal_plays(state: HandState, seat: int) -> list[Play]:
     """Every play (lead or answer) the seat may make now; empty when it is not its turn."""
     if type(seat) is not int or not 1 <= seat <= 6:  # (check_seat, inlined: a hot path)
         raise IllegalAction(ErrorCode.BAD_SEAT, seat=seat)
     if state.phase is not Phase.PLAY or state.to_act != seat:
         return []
+    known = _memo.get(state, (seat, False))
+    if known is not None:
+        return list(known)
+    plays = _plays(state, seat)
+    _memo.put(state, (seat, False), tuple(plays))
+    return plays
+
+
+def _plays(state: HandState, seat: int) -> list[Play]:
+    """``legal_plays`` for the seat to act, worked out afresh."""
     if state.buy_pending:
         # 买3 runs before the first play (RULES §10): answer for the hands after it.
         w = Transition(state)
@@ -248,8 +267,24 @@ def legal_burns(state: HandState, seat: int) -> list[Play]:
     check_seat(seat)
     if state.phase is not Phase.PLAY or not state.is_active(seat) or burn_error(state, seat):
         return []
+    known = _memo.get(state, (seat, True))
+    if known is not None:
+        return list(known)
     assert state.top_play is not None
-    return gen_answers(state.hands[seat - 1], state.top_play, state.rules, constraints(state, seat))
+    hand = state.hands[seat - 1]
+    burns = gen_answers(hand, state.top_play, state.rules, constraints(state, seat))
+    _memo.put(state, (seat, True), tuple(burns))
+    return burns
+
+
+# The actions without cards are values: built once, not at every legal list.
+_PASS = Action(ActionKind.PASS)
+_RANG = Action(ActionKind.RANG)
+_REVOLT = Action(ActionKind.REVOLT)
+_WAIVE = Action(ActionKind.WAIVE)
+_DECLARE = (Action(ActionKind.DECLARE_POINT), Action(ActionKind.DECLARE_POINT, pre=True))
+_ASK_COUNTS = tuple(Action(ActionKind.ASK_COUNT, target=t) for t in SEATS)
+_HUI = {r: Action.hui(r) for r in HuiRanks}
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
@@ -263,13 +298,13 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     elif chongdian.in_progress(state):
         out += [Action.play(p) for p in legal_plays(state, seat)]
         if state.to_act == seat and state.top_play is not None:
-            out.append(Action(ActionKind.PASS))
+            out.append(_PASS)
     elif state.is_active(seat):
         out += _active_actions(state, seat)
     elif chongdian.chongdian_error(state, seat) is None:
         out.append(Action.chongdian())
     if state.rules.count_rule != "never":
-        out += [Action(ActionKind.ASK_COUNT, target=t) for t in SEATS]
+        out += _ASK_COUNTS
     return out
 
 
@@ -285,20 +320,20 @@ def _return_actions(state: HandState, seat: int) -> list[Action]:
 
 def _active_actions(state: HandState, seat: int) -> list[Action]:
     """What a seat still in the hand can do in the play phase (besides asking a count)."""
-    out = [Action.play(p) for p in legal_plays(state, seat)]
+    out = [play_action(p) for p in legal_plays(state, seat)]
     if state.to_act == seat and not is_lead(state):
-        out.append(Action(ActionKind.PASS))
+        out.append(_PASS)
     if rang_error(state, seat) is None:
-        out.append(Action(ActionKind.RANG))
-    out += [Action.burn(p) for p in legal_burns(state, seat)]
+        out.append(_RANG)
+    out += [burn_action(p) for p in legal_burns(state, seat)]
     if revolt_error(state, seat) is None:
-        out.append(Action(ActionKind.REVOLT))
+        out.append(_REVOLT)
     if declare_error(state, seat) is None:
-        out.append(Action(ActionKind.DECLARE_POINT))
-        out.append(Action(ActionKind.DECLARE_POINT, pre=True))
+        out += _DECLARE
     if state.gousi_left[seat - 1] > 0:
-        out.append(Action(ActionKind.WAIVE))
-    out += [Action.hui(r) for r in HuiRanks if hui_error(state, seat, r) is None]
+        out.append(_WAIVE)
+    if state.rules.hui != "off":  # (else every 烩 is refused: the common case, skipped)
+        out += [_HUI[r] for r in HuiRanks if hui_error(state, seat, r) is None]
     return out
 
 

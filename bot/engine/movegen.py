@@ -1,8 +1,9 @@
 """Legal plays from count vectors: generate only what can be played, never filter all.
 
 Leads enumerate each base rank with the 2s and jokers it may carry; answers enumerate
-only plays of the top's size whose other cards rank higher (plus the kill plays when a
-kill switch is on), then check ``beats`` on that short list.
+only plays of the top's size whose other cards rank higher with enough jokers, which all
+beat it by construction; only the kill plays (a big joker on top, a kill switch on) are
+checked with ``beats``, on that short list.
 """
 
 from __future__ import annotations
@@ -106,7 +107,13 @@ def gen_answers(
     hand: Sequence[int], top: Play, rules: Rules, cons: Constraints = FREE
 ) -> list[Play]:
     """Every play from ``hand`` that beats ``top``."""
-    out = [p for p in _answer_candidates(hand, top, rules, cons) if beats(p, top, rules)]
+    t_small, t_big = effective_jokers(top, rules)
+    if t_big:
+        out = [p for p in _kill_candidates(hand, top, t_big, rules, cons) if beats(p, top, rules)]
+    else:
+        out = []
+        for pairs, parts in _answer_shapes(hand, top, t_small, rules, cons):
+            out.extend([_new(Play, (base, n, t, s, b)) for base, n, t in parts for s, b in pairs])
     if cons.need_joker:
         total = sum(hand)
         out = [p for p in out if p[3] or p[4] or p.size == total]
@@ -118,32 +125,58 @@ def has_answer(hand: Sequence[int], top: Play, rules: Rules, cons: Constraints =
     counting cards asks this of the whole unseen pool, where listing every answer is
     most of the cost of deciding)."""
     total = sum(hand)
-    return any(
-        beats(p, top, rules) and (not cons.need_joker or p[3] or p[4] or p.size == total)
-        for p in _answer_candidates(hand, top, rules, cons)
-    )
+    t_small, t_big = effective_jokers(top, rules)
+    if t_big:
+        return any(
+            beats(p, top, rules) and (not cons.need_joker or p[3] or p[4] or p.size == total)
+            for p in _kill_candidates(hand, top, t_big, rules, cons)
+        )
+    for pairs, parts in _answer_shapes(hand, top, t_small, rules, cons):
+        # A shape's pairs all hold the same number of jokers: none only in [(0, 0)].
+        if parts and (not cons.need_joker or pairs[0] != (0, 0) or top.size == total):
+            return True
+    return False
 
 
-def _answer_candidates(
-    hand: Sequence[int], top: Play, rules: Rules, cons: Constraints
-) -> Iterator[Play]:
-    """The plays from ``hand`` of ``top``'s kind that may beat it (``beats`` decides)."""
+def _answer_shapes(
+    hand: Sequence[int], top: Play, t_small: int, rules: Rules, cons: Constraints
+) -> Iterator[tuple[list[tuple[int, int]], list[tuple[int, int, int]]]]:
+    """The answers to ``top`` (no big joker after ``mixed_jokers``) as the products they
+    are: per count of jokers, the (small, big) pairs that are enough, and the (base, n,
+    2s) parts of the other cards. Every play of such a product beats ``top`` (RULES §5:
+    same size; parts rank above the top's, or are jokers only), so ``beats`` need not
+    be asked of each; the order is that of the plain enumeration, pair innermost."""
     small, big = hand[I_SMALL], hand[I_BIG]
-    _, t_big = effective_jokers(top, rules)
+    size = top.size
+    above = top.base if top.n + top.twos else TWOS_BASE  # jokers-only tops: jokers only
+    more = rules.small_joker_beaten_by == "more_jokers"
+    mixed_small = rules.mixed_jokers == "small"
+    for j in range(0, min(size, small + big) + 1):
+        pairs = [(s, j - s) for s in range(max(0, j - big), min(j, small) + 1)]
+        if t_small:
+            # A small joker on top needs bigs enough (or more jokers, by the switch);
+            # under mixed "small" an answer's mixed jokers all count small.
+            pairs = [
+                (s, b)
+                for s, b in pairs
+                if (0 if mixed_small and s and b else b) >= t_small or (more and s + b > t_small)
+            ]
+        if not pairs:
+            continue
+        if j == size:
+            yield pairs, [(JOKERS_BASE, 0, 0)]
+        else:
+            yield pairs, _others_parts(hand, size - j, above, rules, cons)
+
+
+def _kill_candidates(
+    hand: Sequence[int], top: Play, t_big: int, rules: Rules, cons: Constraints
+) -> Iterator[Play]:
+    """The plays that may kill ``top``, a play with ``t_big`` big jokers (``beats``
+    decides which do)."""
+    small, big = hand[I_SMALL], hand[I_BIG]
     t_others = top.n + top.twos
-    above = top.base if t_others else TWOS_BASE  # jokers-only tops need jokers-only answers
-    if not t_big:
-        size = top.size
-        for j in range(0, min(size, small + big) + 1):
-            pairs = [(s, j - s) for s in range(max(0, j - big), min(j, small) + 1)]
-            if not pairs:
-                continue
-            if j == size:
-                yield from (_new(Play, (JOKERS_BASE, 0, 0, s, b)) for s, b in pairs)
-                continue
-            for base, n, t in _others_parts(hand, size - j, above, rules, cons):
-                yield from (_new(Play, (base, n, t, s, b)) for s, b in pairs)
-        return
+    above = top.base if t_others else TWOS_BASE
     if rules.kill_two_big or rules.kill_three_small:
         # The answer's other cards: plain cards, with spare jokers standing in for
         # the rest (RULES §5), so every plain part from none up to the top's count.
@@ -162,5 +195,6 @@ def group_by_rank_and_size(plays: Sequence[Play]) -> dict[tuple[int, int], list[
     """The compact form: plays grouped by (base rank, total size) for paging in a chat UI."""
     groups: dict[tuple[int, int], list[Play]] = {}
     for p in plays:
-        groups.setdefault((p.base, p.size), []).append(p)
+        base, n, t, s, b = p
+        groups.setdefault((base, n + t + s + b), []).append(p)
     return groups

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts, rank_char
@@ -43,20 +44,27 @@ class Play(NamedTuple):
         return self.small + self.big
 
     def counts(self) -> Counts:
-        c = [0] * NUM_RANKS
-        if self.base == TWOS_BASE:
-            c[I_TWO] = self.n
-        elif self.base:
-            c[self.base - 3] = self.n
-            c[I_TWO] = self.twos
-        c[I_SMALL] = self.small
-        c[I_BIG] = self.big
-        return tuple(c)
+        return _counts(self)
 
     def notation(self) -> str:
         """Canonical ascending notation, e.g. ``888SS``."""
         head = rank_char(self.base) * self.n if self.base else ""
         return head + "2" * self.twos + "S" * self.small + "B" * self.big
+
+
+# A play's count vector is asked for again and again (legal lists, menus, costs): one
+# per distinct play, built once. Bounded: far more than the plays a bot meets.
+@lru_cache(maxsize=1 << 15)
+def _counts(p: Play) -> Counts:
+    c = [0] * NUM_RANKS
+    if p.base == TWOS_BASE:
+        c[I_TWO] = p.n
+    elif p.base:
+        c[p.base - 3] = p.n
+        c[I_TWO] = p.twos
+    c[I_SMALL] = p.small
+    c[I_BIG] = p.big
+    return tuple(c)
 
 
 def classify(counts: Sequence[int], rules: Rules) -> Play:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Counts
+from .memo import IdentityMemo
 from .queries import count_answer
 from .rules import PresetName, Rules
 from .state import (
@@ -74,6 +76,22 @@ def _places(state: HandState) -> dict[int, int]:
 
 
 def public_view(state: HandState) -> PublicView:
+    """The table as everyone sees it (the same for every seat: one state's is kept)."""
+    known = _views.get(state)
+    return known if known is not None else _views.put(state, None, _public_view(state))
+
+
+# A table draws the public view of each new state several times (the table message, each
+# AI seat's decision, each player's private view): the last few are kept.
+_views: IdentityMemo[PublicView] = IdentityMemo(8)
+
+
+# A seat's public line rarely changes from one state to the next, and a frozen record
+# takes microseconds to build (six a view): equal lines are one shared value. Bounded.
+_seat_line = lru_cache(maxsize=1 << 12, typed=True)(SeatPublic)
+
+
+def _public_view(state: HandState) -> PublicView:
     places = _places(state)
     shown = state.rules.count_rule == "always"
     caught = {c for c, _ in state.caught}
@@ -89,19 +107,19 @@ def public_view(state: HandState) -> PublicView:
         if st is SeatStatus.OUT:
             count = 0
         elif shown:
-            count = count_answer(state, s)[1]
+            count = reported  # what 报户 answers is the count shown
         seats.append(
-            SeatPublic(
-                seat=s,
-                status=st,
-                count=count,
-                reported=reported,
-                last=last,
-                opened=s in state.opened,
-                burning=state.burner == s,
-                headless=st is SeatStatus.PLAYING and state.headless(s),
-                caught=s in caught,
-                place=places.get(s),
+            _seat_line(
+                s,  # seat
+                st,  # status
+                count,
+                reported,
+                last,
+                s in state.opened,  # opened
+                state.burner == s,  # burning
+                st is SeatStatus.PLAYING and state.headless(s),  # headless
+                s in caught,  # caught
+                places.get(s),  # place
             )
         )
     return PublicView(

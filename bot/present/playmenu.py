@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Final
 
 from ..ai import HeuristicPolicy
@@ -176,6 +177,11 @@ def held(hand: Counts, base: int) -> int:
     return hand[base - 3]
 
 
+# A menu lists the same plays state after state, and a frozen record takes microseconds
+# to build (a lead offers hundreds): equal variants are one shared value. Bounded.
+_variant = lru_cache(maxsize=1 << 14, typed=True)(Variant)
+
+
 def build_menu(groups: Sequence[OptionGroup], legal: Sequence[Action], hand: Counts) -> PlayMenu:
     """The menu for one seat: ``groups`` from ``legal_options``, ``legal`` the actions the
     table lets the seat take now (a subset of the engine's, e.g. no play while a burn window
@@ -188,58 +194,74 @@ def build_menu(groups: Sequence[OptionGroup], legal: Sequence[Action], hand: Cou
         for p in g.plays():
             cards = p.counts()
             old = variants.get(cards)
-            kinds = (*old.kinds, g.kind) if old is not None else (g.kind,)
-            variants[cards] = Variant(cards, p, tuple(k for k in PLAY_KINDS if k in kinds))
-    ranks = _ranks(tuple(variants.values()), hand)
+            if old is None:
+                variants[cards] = _variant(cards, p, (g.kind,))
+                continue
+            kinds = (*old.kinds, g.kind)
+            variants[cards] = _variant(cards, p, tuple(k for k in PLAY_KINDS if k in kinds))
+    # Each variant's place in the cheapest-first orders, worked out once: the ranks and
+    # the suggestions sort the same variants by it several times.
+    keys = {cards: _key(v.play, hand) for cards, v in variants.items()}
+    ranks = _ranks(tuple(variants.values()), hand, keys)
     order = {k: i for i, k in enumerate(SIMPLE_KINDS)}
     simple = sorted((a for a in legal if a.kind in order), key=lambda a: (order[a.kind], a.pre))
     answering = ActionKind.PASS in allowed
     return PlayMenu(
         ranks=ranks,
-        suggestions=_suggest(tuple(variants.values()), hand, answering),
+        suggestions=_suggest(tuple(variants.values()), hand, answering, keys),
         returns=_returns(legal),
         simple=tuple(simple),
     )
 
 
-def _ranks(variants: Sequence[Variant], hand: Counts) -> tuple[RankChoice, ...]:
+Key = tuple[float, int, int, int, int]
+
+
+def _ranks(
+    variants: Sequence[Variant], hand: Counts, keys: dict[Counts, Key]
+) -> tuple[RankChoice, ...]:
     by_rank: dict[int, dict[int, list[Variant]]] = {}
     for v in variants:
-        by_rank.setdefault(v.play.base, {}).setdefault(v.play.size, []).append(v)
+        base, n, twos, small, big = v.play
+        by_rank.setdefault(base, {}).setdefault(n + twos + small + big, []).append(v)
     out = []
     for base in sorted(by_rank, key=rank_order):
         sizes = tuple(
-            SizeChoice(n, tuple(sorted(vs, key=lambda v: _key(v.play, hand))))
+            SizeChoice(n, tuple(sorted(vs, key=lambda v: keys[v.cards])))
             for n, vs in sorted(by_rank[base].items())
         )
         out.append(RankChoice(base, held(hand, base), sizes))
     return tuple(out)
 
 
-def _key(play: Play, hand: Counts) -> tuple[float, int, int, int, int]:
+def _key(play: Play, hand: Counts) -> Key:
     return (play_cost(play, hand), play.big, play.small, play.twos, rank_order(play.base))
 
 
 def _suggest(
-    variants: tuple[Variant, ...], hand: Counts, answering: bool
+    variants: tuple[Variant, ...], hand: Counts, answering: bool, keys: dict[Counts, Key]
 ) -> tuple[Suggestion, ...]:
     plays = [v for v in variants if ActionKind.PLAY in v.kinds]
     burns = [v for v in variants if ActionKind.BURN in v.kinds]
     out: list[Suggestion] = []
     total = sum(hand)
+
+    def key(v: Variant) -> Key:
+        return keys[v.cards]
+
     finish = [v for v in plays if v.play.size == total]
     if finish:
-        best = min(finish, key=lambda v: _key(v.play, hand))
+        best = min(finish, key=key)
         out.append(Suggestion(best.action(ActionKind.PLAY), Suggest.FINISH))
     if plays and answering:
-        for v in sorted(plays, key=lambda v: _key(v.play, hand))[:MAX_SUGGESTIONS]:
+        for v in sorted(plays, key=key)[:MAX_SUGGESTIONS]:
             out.append(Suggestion(v.action(ActionKind.PLAY), Suggest.CHEAPEST))
     elif plays:
         whole = [v for v in plays if _is_whole_set(v.play, hand)]
-        for v in sorted(whole, key=lambda v: _key(v.play, hand))[:MAX_SUGGESTIONS]:
+        for v in sorted(whole, key=key)[:MAX_SUGGESTIONS]:
             out.append(Suggestion(v.action(ActionKind.PLAY), Suggest.LEAD_SET))
     elif burns:
-        best = min(burns, key=lambda v: _key(v.play, hand))
+        best = min(burns, key=key)
         out.append(Suggestion(best.action(ActionKind.BURN), Suggest.CHEAPEST))
     seen: set[Action] = set()
     unique = []
