@@ -18,7 +18,8 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
-from .cluster.timings import watch_loop
+from .cluster.timings import GcWatch, watch_loop
+from .heap import settle_heap
 from .store import Store, default_store_target
 from .store.backend import Dialect
 from .table import TableManager
@@ -133,6 +134,7 @@ async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None
                 raise StartupError(start_failure(bot, err)) from err
         restored = await manager.load()
         log.info("resumed %d live tables", restored)
+        settle_heap()  # what was loaded is kept; the collector's pauses kept short
         health = await start_health(manager, store)
         try:
             await _serve(manager)
@@ -172,6 +174,9 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
         watch = asyncio.create_task(watch_loop(timings))
         _LOOP_WATCH.add(watch)
         watch.add_done_callback(_LOOP_WATCH.discard)
+        gc_watch = GcWatch(timings)
+        gc_watch.install()
+        watch.add_done_callback(lambda _: gc_watch.remove())
     server = HealthServer(
         worker_id(), check, host=os.environ.get("GOUJI_HEALTH_HOST", "0.0.0.0"), port=int(port)
     )

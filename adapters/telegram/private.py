@@ -170,18 +170,10 @@ class PrivateChat:
             return
         self._played[(key, uid)] = press.version
         await query.answer(reply_text(reply, lang))
-        if self.ctx.manager.private_snapshot(key, uid) is not None:
-            # The hand message is brought to the new state at once — picture and keyboard
-            # in one edit, in the hand's own slot of the sender, so the update the
-            # command's messages then ask for finds it shown. (The keyboard used to be
-            # replaced by a call of its own first: one press, two edits of one message —
-            # a quarter of all Bot API calls, in a bot-wide budget of 30 a second.)
-            self.pub.touch_hand(key, uid)
-            return
-        # No hand to show any more (the table closed): the played buttons just go. The
-        # edit waits its turn in the bot-wide rate limiter; awaited here it would hold one
-        # of the few updates PTB handles at once.
-        edit = asyncio.create_task(self._remove_keyboard(query))
+        # The edit waits its turn in the bot-wide rate limiter. Awaited here it would hold
+        # one of the few updates PTB handles at once, and under load every other player's
+        # press queued behind those waits (seconds before its answer).
+        edit = asyncio.create_task(self._replace_keyboard(query, key, uid, press.tid))
         self._edits.add(edit)
         edit.add_done_callback(self._edit_done)
 
@@ -202,12 +194,20 @@ class PrivateChat:
         await query.answer(t("stale", lang))
         self.pub.touch_hand(key, uid)  # bring the keyboard up to date
 
-    async def _remove_keyboard(self, query: CallbackQuery) -> None:
+    async def _replace_keyboard(self, query: CallbackQuery, key: str, uid: str, tid: str) -> None:
+        """The action went through: its keyboard gives way at once to the new state's
+        (the new picture follows when rendered), so nothing stale stays pressable."""
+        priv = self.ctx.manager.private_snapshot(key, uid)
+        snap = self.ctx.manager.snapshot(key)
+        if priv is None or snap is None:
+            markup = None
+        else:
+            markup = action_keyboard(priv, tid, priv.lang, snap)
         try:
-            await query.edit_message_reply_markup(None)
+            await query.edit_message_reply_markup(markup)
         except BadRequest as err:
             if "not modified" not in err.message.lower():
-                log.info("could not remove a played keyboard: %s", err.message)
+                log.info("could not replace a played keyboard: %s", err.message)
 
     async def _anytime(
         self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: Lang

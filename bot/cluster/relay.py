@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import OutboxMessage, Store, StoreTx, lease_key
+from ..store import Batch, OutboxMessage, Store, StoreTx, lease_key
 from .receipts import Receipt, collecting
 from .timings import Timings
 
@@ -176,10 +176,9 @@ class OutboxRelay:
                 if before is None:
                     lease, waiting = await self._open(owner)
                 else:
-                    async with self.store.transaction() as tx:
-                        lease, waiting = await self._claim(tx, owner, before, settled)
+                    lease, waiting = await self._claim(owner, before, settled)
             except _LeaseLost:
-                return sent  # the attempts just noted are rolled back; the marks were void
+                return sent  # nothing marked or claimed: the marks were void anyway
             if lease is None:
                 return sent
             sent, settled = sent + len(settled), []
@@ -234,24 +233,26 @@ class OutboxRelay:
         return self._lease(owner, token, asked, None), waiting
 
     async def _claim(
-        self, tx: StoreTx, owner: str, lease: Lease, settled: Settled
-    ) -> tuple[Lease | None, list[OutboxMessage]]:
-        """A later claim, in ``tx``: mark the batch just settled, take the lease's next
-        waiting messages with an attempt noted on each, and keep the lease while there is
-        more to send or let it go. Returns the lease (raises ``_LeaseLost`` if another
-        worker took it) and the messages. Three statements: the claim comes before the
-        renewal, which is made only if there is more to send (the last claim finds
-        nothing and lets go)."""
-        # Marked only while the lease is still ours (the token in the UPDATE).
-        await tx.mark_sent_many(settled, self.now(), (self.holder, lease.token))
-        waiting = await tx.claim(self._chats_of(owner), self.batch)
-        if waiting or owner in self._again:
-            renewed = await self._take(tx, owner, lease)
-            if renewed is None:
-                raise _LeaseLost  # another worker sends now: roll the claim back
-            return renewed, waiting
-        await tx.release_lease(owner, self.holder)  # nothing left: done
-        return lease, waiting
+        self, owner: str, lease: Lease, settled: Settled
+    ) -> tuple[Lease, list[OutboxMessage]]:
+        """A later claim: mark the batch just settled (only while the lease is still
+        ours: the token fences the marks), take the lease's next waiting messages with an
+        attempt noted on each, and keep the lease while there is more to send or let it
+        go — one statement on PostgreSQL. Returns the lease and the messages; raises
+        ``_LeaseLost`` if another worker took the lease (nothing marked or claimed)."""
+        asked = self.monotonic()
+        batch = Batch(settled, self._chats_of(owner), self.batch, owner in self._again)
+        async with self.store.statement() as tx:
+            token, waiting = await tx.settle_and_claim(
+                owner, (self.holder, lease.token), self.now(), self.lease_seconds, batch
+            )
+            if token is None:
+                # Another worker sends now. Raised inside: SQLite rolls its claim back
+                # (PostgreSQL's statement marked and claimed nothing).
+                raise _LeaseLost
+        if not waiting and not batch.keep:
+            return lease, waiting  # let go: done
+        return self._lease(owner, token, asked, lease), waiting
 
     def _chats_of(self, owner: str) -> list[str]:
         return sorted(self._chats[owner])

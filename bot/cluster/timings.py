@@ -6,6 +6,7 @@ endpoint — how ``benchmarks/cluster.py`` profiles a cluster under load."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import time
 from collections import deque
@@ -58,3 +59,27 @@ async def watch_loop(timings: Timings, tick: float = 0.1) -> None:
         start = time.perf_counter()
         await asyncio.sleep(tick)
         timings.add("loop_lag", max(0.0, time.perf_counter() - start - tick))
+
+
+class GcWatch:
+    """Record each cyclic garbage collection's pause (phases ``gc0``, ``gc1``, ``gc2`` by
+    generation) while installed: a pause holds the event loop like any busy callback,
+    and a full collection over a worker's hundreds of live tables is a long one."""
+
+    def __init__(self, timings: Timings) -> None:
+        self.timings = timings
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.timings.add(f"gc{info['generation']}", time.perf_counter() - self._started)
+
+    def install(self) -> None:
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)

@@ -3,6 +3,7 @@ group settings, live tables, finished hands, stats, deadlines and the outbox."""
 
 from .db import (
     DATABASE_URL_ENV,
+    Batch,
     Deadline,
     HandWrite,
     OutboxMessage,
@@ -20,6 +21,7 @@ from .db import (
 
 __all__ = [
     "DATABASE_URL_ENV",
+    "Batch",
     "Deadline",
     "HandWrite",
     "OutboxMessage",

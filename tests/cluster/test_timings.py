@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 
-from bot.cluster.timings import Timings, watch_loop
+from bot.cluster.timings import GcWatch, Timings, watch_loop
 
 
 async def test_a_blocked_event_loop_shows_as_loop_lag() -> None:
@@ -21,3 +22,19 @@ async def test_a_blocked_event_loop_shows_as_loop_lag() -> None:
     lag = timings.summary()["loop_lag"]
     assert lag["n"] >= 2
     assert lag["max"] >= 60.0  # ms: the blocked 80 ms, less the tick it was sleeping anyway
+
+
+def test_garbage_collections_show_as_pauses_by_generation() -> None:
+    timings = Timings()
+    watch = GcWatch(timings)
+    watch.install()
+    try:
+        gc.collect(0)
+        gc.collect()
+    finally:
+        watch.remove()
+    summary = timings.summary()
+    assert summary["gc0"]["n"] >= 1 and summary["gc2"]["n"] >= 1
+    gc.collect()  # not recorded any more
+    assert watch not in gc.callbacks
+    assert timings.summary()["gc2"]["n"] == summary["gc2"]["n"]

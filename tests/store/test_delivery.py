@@ -18,7 +18,7 @@ from bot.cluster import receipts
 from bot.cluster.relay import OutboxMessage, OutboxRelay
 from bot.cluster.shell import SharedTableManager
 from bot.store import Store, StoreTx
-from bot.store.backend import Lane
+from bot.store.backend import Dialect, Lane
 from bot.store.postgres import POOL_SIZES
 from bot.table import Actor, ChatRef, FakeClock, OpenTable
 from bot.table.outputs import Out, TableChanged
@@ -233,6 +233,7 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     events: list[str] = []
     m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
     marks, own_marks, claims = StoreTx.mark_sent_many, StoreTx.mark_done_many, StoreTx.claim
+    settle_claims = StoreTx.settle_and_claim
 
     async def mark(tx: StoreTx, sent: list[tuple[int, dict[str, object]]], *a: object) -> None:
         if sent:
@@ -248,9 +249,18 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
         events.append("claim")
         return await claims(tx, *a)  # type: ignore[arg-type]
 
+    async def settle_claim(
+        tx: StoreTx, owner: str, fence: Any, now: float, ttl: float, batch: Any
+    ) -> Any:
+        # PostgreSQL marks and claims in one statement (SQLite calls the two above).
+        if tx.tx.dialect is Dialect.POSTGRES:
+            events.extend(["mark", "claim"] if batch.settled else ["claim"])
+        return await settle_claims(tx, owner, fence, now, ttl, batch)
+
     monkeypatch.setattr(StoreTx, "mark_sent_many", mark)
     monkeypatch.setattr(StoreTx, "mark_done_many", own_mark)
     monkeypatch.setattr(StoreTx, "claim", claim)
+    monkeypatch.setattr(StoreTx, "settle_and_claim", settle_claim)
     async with store.transaction() as tx:
         await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)
     assert await m.relay.pump_chat("tg:-5:") == 1

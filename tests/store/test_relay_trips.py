@@ -3,9 +3,9 @@ messages and notes an attempt on each in one statement (UPDATE … RETURNING; it
 a SELECT and the attempts); the first claim of a pump takes the lease before it (and no
 longer asks first whether this worker held it: the answer was never used); later claims
 renew the lease only when there is more to send (the last one, which finds nothing,
-only lets it go). Per pump: 2 statements for the first claim (4 before) — on PostgreSQL
-one, in a transaction of its own (no BEGIN or COMMIT) —, 3 for each later one (4
-before), besides BEGIN and COMMIT. Both back ends."""
+only lets it go). Per pump: 2 statements for the first claim (4 before), 3 for each
+later one (4 before), besides BEGIN and COMMIT — and on PostgreSQL each claim is one
+statement committing by itself (no BEGIN or COMMIT). Both back ends."""
 
 from __future__ import annotations
 
@@ -77,18 +77,24 @@ async def test_a_claim_is_two_statements(store: Store, monkeypatch: pytest.Monke
     assert await relay.pump_chat("tg:-5:") == 3
     first, middle, last = transactions  # edits only: their marks ride on the next claim
     if store.dialect is Dialect.POSTGRES:
-        # the lease, then the claim in a data-modifying WITH: one statement, no BEGIN
-        assert [sql.split()[0] for sql in first] == ["WITH"]
+        # Each claim one statement committing by itself (no BEGIN, no COMMIT): the first
+        # takes the lease, then claims in a data-modifying WITH; the later ones lock the
+        # lease's row, mark, claim and keep or let go the lease.
+        assert [[sql.split()[0] for sql in t] for t in transactions] == [["WITH"]] * 3
         assert "chat_leases" in first[0] and "attempts + 1" in first[0]
-        assert opened == [False, True, True]
+        assert "FOR UPDATE" in middle[0] and "state = 'sent'" in middle[0]
+        assert opened == [False, False, False]
     else:
         assert [sql.split()[0] for sql in first] == ["INSERT", "UPDATE"]  # lease; claim
         assert "RETURNING" in first[1] and "attempts + 1" in first[1]
-    # the marks, a claim, the lease renewed (more to send)
-    assert [sql.split()[0] for sql in middle] == ["UPDATE", "UPDATE", "INSERT"]
-    # the marks, a claim that finds nothing, the release (no renewal)
-    assert [sql.split()[0] for sql in last] == ["UPDATE", "UPDATE", "UPDATE"]
-    assert "until = -1" in last[2]
+        # the marks, a claim, the lease renewed (more to send)
+        assert [sql.split()[0] for sql in middle] == ["UPDATE", "UPDATE", "INSERT"]
+        # the marks, a claim that finds nothing, the release (no renewal)
+        assert [sql.split()[0] for sql in last] == ["UPDATE", "UPDATE", "UPDATE"]
+        assert "until = -1" in last[2]
+    async with store.transaction(readonly=True) as tx:
+        lease = await tx.tx.fetch("SELECT holder, until FROM chat_leases")
+    assert [(str(h), float(u)) for h, u in lease] == [("w1", -1.0)]  # let go at the end
     async with store.transaction(readonly=True) as tx:
         assert await tx.unsent("tg:-5:") == []
         got = await tx.tx.fetch("SELECT attempts, state FROM outbox ORDER BY id")

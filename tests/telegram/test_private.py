@@ -165,7 +165,7 @@ async def test_ready_and_leaving_mid_match() -> None:
     await h.close()
 
 
-async def test_a_played_keyboard_goes_with_its_picture_and_a_double_tap_is_told_politely() -> None:
+async def test_a_played_keyboard_gives_way_at_once_and_a_double_tap_is_told_politely() -> None:
     h = await playing()
     who = someone_to_act(h)
     msg = h.hand_message(who)  # type: ignore[arg-type]
@@ -176,12 +176,11 @@ async def test_a_played_keyboard_goes_with_its_picture_and_a_double_tap_is_told_
     answer = await h.press(who, msg, first[1])  # type: ignore[arg-type]
     assert h.manager.tables[h.key].version > version, answer
     mine = [c.method for c in h.fake.calls[before:] if c.chat_id == who["id"]]
-    # The old buttons give way with the new picture, in one edit: the command's own
-    # update of the hand then finds it shown (no second edit of the same message).
-    assert mine == ["editMessageMedia"], mine
-    # ... after the answer, which waits for nothing but the command's commit.
+    # The old buttons are replaced before the new picture is even drawn.
+    assert mine[0] == "editMessageReplyMarkup" and "editMessageMedia" in mine[1:], mine
+    # ... right after the answer, which waits for nothing but the command's commit.
     methods = [c.method for c in h.fake.calls[before:]]
-    assert methods.index("answerCallbackQuery") < methods.index("editMessageMedia")
+    assert methods.index("answerCallbackQuery") < methods.index("editMessageReplyMarkup")
     fresh = h.hand_message(who)  # type: ignore[arg-type]
     assert fresh.buttons() and first[1] not in [d for _, d in fresh.buttons()]
     # The same button again (a double tap that left the phone before the edit arrived).
