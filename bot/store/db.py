@@ -188,12 +188,12 @@ def _acquiring(chat_key: str, holder: str, now: float, ttl: float) -> tuple[Any,
     return (chat_key, holder, float(now + ttl), float(now), float(now))
 
 
-def _settle_and_claim(chats: int) -> str:
-    """PostgreSQL's ``StoreTx.settle_and_claim`` for ``chats`` chats, in one statement:
-    the lease's row locked (only this holder's, with this token), the settled messages
-    marked sent, the next waiting ones claimed (not those just marked: one statement
-    sees the table as it was), the lease kept or let go; one row per claimed message
-    with the token (one with NULLs if none; none at all if the lease is lost)."""
+def _settle_and_claim() -> str:
+    """PostgreSQL's ``StoreTx.settle_and_claim`` in one statement: the lease's row locked
+    (only this holder's, with this token), the settled messages marked sent, the next
+    waiting ones claimed (not those just marked: one statement sees the table as it
+    was), the lease kept or let go; one row per claimed message with the token (one with
+    NULLs if none; none at all if the lease is lost)."""
     returned = _MESSAGE.replace("attempts", "attempts - 1")
     return (
         "WITH lease AS (SELECT token FROM chat_leases WHERE chat_key = ? AND holder = ? "
@@ -202,13 +202,16 @@ def _settle_and_claim(chats: int) -> str:
         f"result) WHERE outbox.id = m.id AND {_WAITING} AND EXISTS (SELECT 1 FROM lease) "
         "RETURNING outbox.id), claimed AS (UPDATE outbox SET state = 'sending', "
         "attempts = attempts + 1 WHERE EXISTS (SELECT 1 FROM lease) AND id IN ("
-        f"SELECT id FROM outbox WHERE chat_key IN ({', '.join('?' * chats)}) "
+        "SELECT id FROM outbox WHERE chat_key = ANY(CAST(? AS TEXT[])) "
         f"AND {_WAITING} AND NOT (id = ANY(CAST(? AS BIGINT[]))) ORDER BY id LIMIT ?) "
         f"RETURNING {returned}), kept AS (UPDATE chat_leases SET until = CASE WHEN ? OR "
         "EXISTS (SELECT 1 FROM claimed) THEN ? ELSE -1 END WHERE chat_key = ? AND "
         "token = (SELECT token FROM lease) RETURNING token) "
         "SELECT kept.token, claimed.* FROM kept LEFT JOIN claimed ON true"
     )
+
+
+_SETTLE_AND_CLAIM = _settle_and_claim()
 
 
 def _message(r: Row) -> OutboxMessage:
@@ -715,18 +718,18 @@ class StoreTx:
         after the lease), so it commits by itself: one round trip where BEGIN, the two
         statements and COMMIT took four. Returns the token (None: another holder) and
         the messages."""
-        if self.tx.dialect is not Dialect.POSTGRES or not chats:
+        if self.tx.dialect is not Dialect.POSTGRES:
             token = await self.acquire_lease(chat_key, holder, now, ttl)
             return token, ([] if token is None else await self.claim(chats, limit))
         returned = _MESSAGE.replace("attempts", "attempts - 1")
         rows = await self.tx.fetch(
             f"WITH lease AS ({_ACQUIRE}), claimed AS (UPDATE outbox SET state = 'sending', "
             "attempts = attempts + 1 WHERE EXISTS (SELECT 1 FROM lease) AND id IN ("
-            f"SELECT id FROM outbox WHERE chat_key IN ({', '.join('?' * len(chats))}) "
+            "SELECT id FROM outbox WHERE chat_key = ANY(CAST(? AS TEXT[])) "
             f"AND {_WAITING} ORDER BY id LIMIT ?) RETURNING {returned}) "
             "SELECT lease.token, claimed.* FROM lease LEFT JOIN claimed ON true",
             *_acquiring(chat_key, holder, now, ttl),
-            *chats,
+            list(chats),
             limit,
         )
         if not rows:
@@ -748,25 +751,27 @@ class StoreTx:
         go. Returns the lease's token (None: the lease is no longer this holder's — then
         nothing was marked or claimed) and the messages. On PostgreSQL one statement with
         the lease's row locked first, committing by itself: one round trip where BEGIN,
-        three statements and COMMIT took five. SQLite runs the three in the open
-        transaction (there a lapsed lease taken back gets the next token)."""
-        if self.tx.dialect is not Dialect.POSTGRES or not batch.chats:
-            await self.mark_sent_many(batch.settled, now, fence)
+        three statements and COMMIT took five. SQLite runs them in the open transaction,
+        renewing before it claims (there a lapsed lease taken back gets the next token)."""
+        if self.tx.dialect is not Dialect.POSTGRES:
+            await self.mark_sent_many(batch.settled, now, fence)  # void if not ours
+            token = await self.acquire_lease(chat_key, fence[0], now, ttl)
+            if token is None:
+                return None, []
             waiting = await self.claim(batch.chats, batch.limit)
-            if waiting or batch.keep:
-                return await self.acquire_lease(chat_key, fence[0], now, ttl), waiting
-            await self.release_lease(chat_key, fence[0])
-            return fence[1], waiting
+            if not waiting and not batch.keep:
+                await self.release_lease(chat_key, fence[0])
+            return token, waiting
         ids = [i for i, _ in batch.settled]
         rows = await self.tx.fetch(
-            _settle_and_claim(len(batch.chats)),
+            _SETTLE_AND_CLAIM,
             chat_key,
             fence[0],
             fence[1],
             float(now),
             ids,
             [_dumps(r) for _, r in batch.settled],
-            *batch.chats,
+            list(batch.chats),
             ids,
             batch.limit,
             batch.keep,

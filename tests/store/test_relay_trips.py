@@ -3,9 +3,9 @@ messages and notes an attempt on each in one statement (UPDATE … RETURNING; it
 a SELECT and the attempts); the first claim of a pump takes the lease before it (and no
 longer asks first whether this worker held it: the answer was never used); later claims
 renew the lease only when there is more to send (the last one, which finds nothing,
-only lets it go). Per pump: 2 statements for the first claim (4 before), 3 for each
-later one (4 before), besides BEGIN and COMMIT — and on PostgreSQL each claim is one
-statement committing by itself (no BEGIN or COMMIT). Both back ends."""
+only lets it go). On PostgreSQL each claim is one statement committing by itself (no
+BEGIN or COMMIT); SQLite, in its transaction, takes 2 for the first claim, and for a
+later one marks, renews the lease, claims and (the last) lets go. Both back ends."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from bot.cluster import receipts
 from bot.cluster.relay import OutboxRelay
-from bot.store import OutboxMessage, Store, StoreTx
+from bot.store import Batch, OutboxMessage, Store, StoreTx
 from bot.store.backend import Dialect, Row, Tx
 
 
@@ -87,11 +87,11 @@ async def test_a_claim_is_two_statements(store: Store, monkeypatch: pytest.Monke
     else:
         assert [sql.split()[0] for sql in first] == ["INSERT", "UPDATE"]  # lease; claim
         assert "RETURNING" in first[1] and "attempts + 1" in first[1]
-        # the marks, a claim, the lease renewed (more to send)
-        assert [sql.split()[0] for sql in middle] == ["UPDATE", "UPDATE", "INSERT"]
-        # the marks, a claim that finds nothing, the release (no renewal)
-        assert [sql.split()[0] for sql in last] == ["UPDATE", "UPDATE", "UPDATE"]
-        assert "until = -1" in last[2]
+        # the marks, the lease renewed, a claim (nothing is claimed under a lost lease)
+        assert [sql.split()[0] for sql in middle] == ["UPDATE", "INSERT", "UPDATE"]
+        # the same, the claim finding nothing, then the release
+        assert [sql.split()[0] for sql in last] == ["UPDATE", "INSERT", "UPDATE", "UPDATE"]
+        assert "until = -1" in last[3]
     async with store.transaction(readonly=True) as tx:
         lease = await tx.tx.fetch("SELECT holder, until FROM chat_leases")
     assert [(str(h), float(u)) for h, u in lease] == [("w1", -1.0)]  # let go at the end
@@ -156,3 +156,47 @@ async def test_a_worker_taking_its_own_last_lease_again_recalls_nothing(store: S
         assert await sender.pump_chat("tg:-5:") == 1
     assert seen["w1"] == [True, False, False, True, False]
     assert seen["w2"] == [True]
+
+
+async def test_a_later_claim_marks_claims_and_lets_go_only_under_its_lease(store: Store) -> None:
+    """``settle_and_claim``: marks the batch sent and claims the next messages only while
+    the lease is still this holder's with this token; keeps the lease while there is
+    more (or more was asked for), lets it go when not; and does nothing at all for a
+    holder whose lease another worker took (both back ends)."""
+    async with store.transaction() as tx:
+        for i in range(3):
+            await tx.enqueue("tg:-5:", f"k{i}", "TableChanged", {}, 0.0)
+    async with store.statement() as tx:
+        token, first = await tx.take_and_claim("tg:-5:", "w1", 10.0, 5.0, ["tg:-5:"], 2)
+    assert token is not None and [m.msg_key for m in first] == ["k0", "k1"]
+    settled = [(m.id, {"ok": m.msg_key}) for m in first]
+    async with store.statement() as tx:
+        kept, rest = await tx.settle_and_claim(
+            "tg:-5:", ("w1", token), 11.0, 5.0, Batch(settled, ["tg:-5:"], 2, False)
+        )
+    assert kept == token and [m.msg_key for m in rest] == ["k2"]  # more: the lease is kept
+    async with store.statement() as tx:  # another worker cannot take it meanwhile
+        assert await tx.acquire_lease("tg:-5:", "w2", 12.0, 5.0) is None
+    async with store.statement() as tx:
+        last, none = await tx.settle_and_claim(
+            "tg:-5:", ("w1", token), 12.0, 5.0, Batch([(rest[0].id, {})], ["tg:-5:"], 2, False)
+        )
+    assert last == token and none == []
+    async with store.transaction(readonly=True) as tx:
+        rows = await tx.tx.fetch("SELECT state FROM outbox ORDER BY id")
+        lease = await tx.tx.fetch("SELECT until FROM chat_leases")
+    assert [str(r[0]) for r in rows] == ["sent"] * 3
+    assert [float(r[0]) for r in lease] == [-1.0]  # nothing left: let go
+    async with store.transaction() as tx:
+        await tx.enqueue("tg:-5:", "k3", "TableChanged", {}, 0.0)
+    async with store.statement() as tx:
+        taken = await tx.acquire_lease("tg:-5:", "w2", 13.0, 5.0)
+    assert taken is not None and taken > token
+    async with store.statement() as tx:  # w1's old lease: nothing marked, nothing claimed
+        lost, got = await tx.settle_and_claim(
+            "tg:-5:", ("w1", token), 14.0, 5.0, Batch([], ["tg:-5:"], 2, True)
+        )
+    assert lost is None and got == []
+    async with store.transaction(readonly=True) as tx:
+        attempts = await tx.tx.fetch("SELECT attempts FROM outbox WHERE msg_key = 'k3'")
+    assert [int(r[0]) for r in attempts] == [0]
