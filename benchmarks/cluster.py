@@ -732,7 +732,7 @@ def report(
 
 
 def _timeline(stamped: list[tuple[float, float]], width: float = 10.0) -> str:
-    """``<from>s: <p95>`` for each ``width`` seconds of play (pressed in that window)."""
+    """``<from>s <p95>`` for each ``width`` seconds of play (the presses made in it)."""
     windows: dict[int, list[float]] = {}
     for at, ms in stamped:
         windows.setdefault(int(at // width), []).append(ms)
