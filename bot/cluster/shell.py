@@ -23,8 +23,17 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.game import apply, new_hand
+from ..store import (
+    ActionsSince,
+    HandWrite,
+    OutboxMessage,
+    Store,
+    StoredTable,
+    StoreTx,
+    TableWrite,
+    lease_key,
+)
 from ..store import Deadline as DeadlineRow
-from ..store import HandWrite, OutboxMessage, Store, StoredTable, StoreTx, TableWrite, lease_key
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
 from ..table.interactions import Interactions
@@ -32,7 +41,6 @@ from ..table.manager import TableManager, checked_settings, off_loop_if_searchin
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
-from . import receipts
 from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
@@ -90,6 +98,7 @@ class SharedTableManager(TableManager):
             self.clock.now,
             lease_seconds,
             timings=self.timings,
+            recall=self._recall_meta,
         )
         self.meta = MetaWriter(bookkeeping, self.timings)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
@@ -98,6 +107,7 @@ class SharedTableManager(TableManager):
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
+        self._hearing_meta = False  # hearing every adapter value written (likewise)
         self._sending: set[asyncio.Task[Any]] = set()
         # Who sits at each table as the store's ``table_players`` has it (written only
         # when it changes; unknown until this worker first writes the table).
@@ -196,7 +206,7 @@ class SharedTableManager(TableManager):
         async with self.shared.transaction() as tx:
             await tx.add_players(seated)
         self._listening = await self.shared.listen_tables(self._heard)
-        await self.shared.listen_meta(self._heard_meta)
+        self._hearing_meta = await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
@@ -246,7 +256,7 @@ class SharedTableManager(TableManager):
         and these reads (one per commit on every other worker) leave the commands' pool
         to commands."""
         async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
-            await self._copy(tx, key, await tx.load_table(key))
+            await self._read(tx, key)
 
     async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
         """The live tables where this person has a seat, whichever worker seated them
@@ -284,14 +294,24 @@ class SharedTableManager(TableManager):
     async def _get(self, key: str) -> Table | None:
         # Called under the in-process lock (``current``): read, do not lock the row.
         async with self.shared.transaction(readonly=True) as tx:
-            return await self._copy(tx, key, await tx.load_table(key))
+            return await self._read(tx, key)
+
+    async def _read(self, tx: StoreTx, key: str) -> Table | None:
+        """The table as stored, its actions read with the row (one round trip on
+        PostgreSQL): those the cached copy lacks of its deal."""
+        cached = self.tables.get(key)
+        held = (-1, 0) if cached is None else (cached.deal_no, len(cached.log))
+        row, ahead = await tx.load_table_since(key, *held)
+        return await self._copy(tx, key, row, ahead)
 
     # -- the table inside a transaction ------------------------------------------------
     async def _locked(self, tx: StoreTx, key: str) -> Table | None:
         """The table under its cross-process lock, reloaded if another worker changed it."""
         return await self._copy(tx, key, await tx.lock_table(key))
 
-    async def _copy(self, tx: StoreTx, key: str, row: StoredTable | None) -> Table | None:
+    async def _copy(
+        self, tx: StoreTx, key: str, row: StoredTable | None, ahead: ActionsSince | None = None
+    ) -> Table | None:
         if row is None or not row.live:
             if key in self.tables:
                 self.forget(key)
@@ -303,25 +323,27 @@ class SharedTableManager(TableManager):
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
         self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
-        t = await self._rebuild(tx, key, row, cached)
+        t = await self._rebuild(tx, key, row, cached, ahead)
         self.keep(key, cached, t)
         self._versions[key] = row.version
         return t
 
     async def _rebuild(
-        self, tx: StoreTx, key: str, row: StoredTable, cached: Table | None
+        self,
+        tx: StoreTx,
+        key: str,
+        row: StoredTable,
+        cached: Table | None,
+        ahead: ActionsSince | None = None,
     ) -> Table:
         """The table exactly as the worker that wrote the row left it. A cached copy of the
         same deal (memory holds committed states only) is caught up with the actions it
-        lacks instead of replaying the deal from its first card."""
+        lacks instead of replaying the deal from its first card (``ahead``: those read
+        with the row, if they are the ones it lacks)."""
         record = dict(row.record)
         t = table_from_json(record)
-        meta = record.get("meta")
-        kept = self.meta_of(key)
-        kept.clear()
-        kept.update(meta if isinstance(meta, dict) else {})
-        if cached is None:  # later changes come with their notifications
-            kept.update(await tx.load_table_meta(key))
+        if cached is None or not self._hearing_meta:
+            await self._restore_meta(tx, key, record)
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None
@@ -336,7 +358,12 @@ class SharedTableManager(TableManager):
                     t.rules, t.hand_seed, t.hand_leader, t.hand_owed, streaks=t.hand_streaks
                 )
                 replayed = []
-            for seat, raw in await tx.load_actions(key, t.deal_no, start=len(replayed)):
+            start = len(replayed)
+            if ahead is not None and (ahead.deal_no, ahead.start) == (t.deal_no, start):
+                logged = list(ahead.actions)
+            else:
+                logged = await tx.load_actions(key, t.deal_no, start=start)
+            for seat, raw in logged:
                 action = Action.from_json(raw)
                 state, _ = apply(state, seat, action)
                 replayed.append((seat, action))
@@ -345,6 +372,18 @@ class SharedTableManager(TableManager):
         restore_runtime(t.run, record.get("run") or {})
         self.mark_saved(key, t.deal_no, len(t.log))
         return t
+
+    async def _restore_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
+        """The adapters' values as the record's writer knew them, then as stored. Only
+        for a copy that does not hear every value as it is written (PostgreSQL's NOTIFY):
+        one that does keeps its own, since the record's may be older than a value heard
+        since (its writer had not heard it yet) — put back, it would send an edit to an
+        old message and undo a takeover's recall (the relay recalls once a take)."""
+        meta = record.get("meta")
+        kept = self.meta_of(key)
+        kept.clear()
+        kept.update(meta if isinstance(meta, dict) else {})
+        kept.update(await tx.load_table_meta(key))
 
     # -- writing a step -------------------------------------------------------------------
     async def _write(
@@ -459,7 +498,7 @@ class SharedTableManager(TableManager):
         key = due.table_key
         try:
             with self.timings.phase("timer_reload"):
-                t = await self._copy(tx, key, await tx.load_table(key))
+                t = await self._read(tx, key)
             if t is None:
                 await tx.set_deadline(key, "", None)
                 return
@@ -516,7 +555,6 @@ class SharedTableManager(TableManager):
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         if message.kind == REPLY:
-            await self._recall_meta(message.chat_key)
             for sink in self._reply_sinks:
                 await sink(message.chat_key, message.payload)
             return {"worker": self.worker}
@@ -528,20 +566,20 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
-        await self._recall_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
 
-    async def _recall_meta(self, chat_key: str) -> None:
-        """On taking a chat over from another sender: its message ids and budget, as
-        stored — of every table under the chat's lease (a forum's topics spend one group
-        budget, which the adapter recalls from all of them)."""
-        if not receipts.takeover():
-            return
-        owner = lease_key(chat_key)
-        keys = {chat_key, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
-        for key in sorted(keys):
-            await self._reload_meta(key)
+    async def _recall_meta(self, owner: str, chats: list[str]) -> None:
+        """On taking a chat over from another sender (the relay asks, once a take): the
+        message ids and budget as stored, of every table under the chat's lease (a
+        forum's topics spend one group budget, which the adapter recalls from all of
+        them) — one statement."""
+        keys = {*chats, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
+        async with self.bookkeeping.transaction(readonly=True) as tx:
+            stored = await tx.load_meta_of(sorted(keys))
+        for key, values in stored.items():
+            if key in self.tables:
+                self.meta_of(key).update(values)
 
 
 def _users(t: Table) -> tuple[str, ...]:

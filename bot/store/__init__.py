@@ -3,6 +3,7 @@ group settings, live tables, finished hands, stats, deadlines and the outbox."""
 
 from .db import (
     DATABASE_URL_ENV,
+    ActionsSince,
     Batch,
     Deadline,
     HandWrite,
@@ -21,6 +22,7 @@ from .db import (
 
 __all__ = [
     "DATABASE_URL_ENV",
+    "ActionsSince",
     "Batch",
     "Deadline",
     "HandWrite",

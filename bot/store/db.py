@@ -145,6 +145,15 @@ class StoredTable:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionsSince:
+    """A deal's logged actions from the ``start``-th on, read with the table's row."""
+
+    deal_no: int
+    start: int
+    actions: tuple[tuple[int, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Deadline:
     table_key: str
     kind: str
@@ -249,6 +258,15 @@ def _points_of(w: TableWrite) -> list[str]:
     if w.new_actions:
         points.append("actions")
     return points + ["hand"] * len(w.hands)
+
+
+# A table's row and its deal's actions from an index on, in one statement (``load_table_since``).
+_TABLE_SINCE = (
+    "SELECT t.record, t.live, t.version, a.idxs, a.seats, a.acts FROM tables t, LATERAL ("
+    "SELECT array_agg(idx ORDER BY idx) AS idxs, array_agg(seat ORDER BY idx) AS seats, "
+    "array_agg(action ORDER BY idx) AS acts FROM actions "
+    "WHERE table_key = t.table_key AND deal_no = ? AND idx >= ?) a WHERE t.table_key = ?"
+)
 
 
 class StoreTx:
@@ -465,6 +483,43 @@ class StoreTx:
             return None
         return StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
 
+    async def load_table_since(
+        self, table_key: str, deal_no: int, start: int
+    ) -> tuple[StoredTable | None, ActionsSince | None]:
+        """``load_table`` and the actions of deal ``deal_no`` from the ``start``-th on —
+        what a copy holding that deal's first ``start`` actions lacks. On PostgreSQL one
+        statement: one round trip where two were, and the row and its actions from one
+        snapshot (two statements outside a transaction could read actions committed after
+        the row). The actions are None when the row is at another deal (a new deal is
+        read whole with ``load_actions``)."""
+        if self.tx.dialect is Dialect.POSTGRES:
+            row = await self.tx.fetchone(_TABLE_SINCE, deal_no, start, table_key)
+            if row is None:
+                return None, None
+            idxs, seats, acts = row[3] or [], row[4] or [], row[5] or []
+        else:
+            row = await self.tx.fetchone(
+                "SELECT record, live, version FROM tables WHERE table_key = ?", table_key
+            )
+            if row is None:
+                return None, None
+            logged = await self.tx.fetch(
+                "SELECT idx, seat, action FROM actions WHERE table_key = ? AND deal_no = ? "
+                "AND idx >= ? ORDER BY idx",
+                table_key,
+                deal_no,
+                start,
+            )
+            idxs, seats, acts = ([r[i] for r in logged] for i in range(3))
+        table = StoredTable(table_key, _loads(row[0]), bool(row[1]), int(row[2]))
+        if table.record.get("deal_no") != deal_no or list(idxs) != list(
+            range(start, start + len(idxs))
+        ):
+            return table, None
+        return table, ActionsSince(
+            deal_no, start, tuple((int(s), _loads(a)) for s, a in zip(seats, acts, strict=True))
+        )
+
     async def notify_table(self, table_key: str, version: int) -> None:
         """Tell the other workers, at the commit, that this table is now at ``version``."""
         await self.tx.notify(TABLES_CHANNEL, f"{version} {table_key}")
@@ -512,6 +567,19 @@ class StoreTx:
             "SELECT name, value FROM table_meta WHERE table_key = ?", table_key
         )
         return {str(n): _loads(v) for n, v in rows}
+
+    async def load_meta_of(self, table_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """``load_table_meta`` of several tables: one statement on PostgreSQL."""
+        if self.tx.dialect is not Dialect.POSTGRES:
+            return {key: await self.load_table_meta(key) for key in table_keys}
+        found: dict[str, dict[str, Any]] = {key: {} for key in table_keys}
+        for key, name, value in await self.tx.fetch(
+            "SELECT table_key, name, value FROM table_meta "
+            "WHERE table_key = ANY(CAST(? AS TEXT[]))",
+            list(table_keys),
+        ):
+            found[str(key)][str(name)] = _loads(value)
+        return found
 
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)

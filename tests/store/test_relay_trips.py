@@ -16,7 +16,7 @@ import pytest
 
 from bot.cluster import receipts
 from bot.cluster.relay import OutboxRelay
-from bot.store import Batch, OutboxMessage, Store, StoreTx
+from bot.store import Batch, OutboxMessage, Store, StoreTx, TableWrite
 from bot.store.backend import Dialect, Row, Tx
 
 
@@ -200,3 +200,72 @@ async def test_a_later_claim_marks_claims_and_lets_go_only_under_its_lease(store
     async with store.transaction(readonly=True) as tx:
         attempts = await tx.tx.fetch("SELECT attempts FROM outbox WHERE msg_key = 'k3'")
     assert [int(r[0]) for r in attempts] == [0]
+
+
+async def test_a_takeover_recalls_the_stored_values_once_before_the_first_message(
+    store: Store,
+) -> None:
+    """The adapters' values (message ids, the group budget) are recalled when a chat is
+    taken over — once a take, before its first message goes out, not once a message
+    (each recall was a read) — and not at all on a lease this worker held last."""
+    events: list[str] = []
+
+    async def recall(owner: str, chats: list[str]) -> None:
+        events.append(f"recall {owner} {chats}")
+
+    def relay(worker: str) -> OutboxRelay:
+        async def deliver(m: OutboxMessage) -> dict[str, Any]:
+            events.append(f"{worker} {m.msg_key}")
+            ack = receipts.expect()
+            assert ack is not None
+            ack()
+            return {}
+
+        return OutboxRelay(store.background(), worker, deliver, lambda: 50.0, recall=recall)
+
+    w1, w2 = relay("w1"), relay("w2")
+    for n, sender in enumerate((w1, w1, w2)):
+        async with store.transaction() as tx:
+            for i in range(3):
+                await tx.enqueue("tg:-5:", f"k{n}{i}", "TableChanged", {}, 0.0)
+        assert await sender.pump_chat("tg:-5:") == 3
+    recalled = "recall tg:-5: ['tg:-5:']"
+    assert events == [
+        *(recalled, "w1 k00", "w1 k01", "w1 k02"),
+        *("w1 k10", "w1 k11", "w1 k12"),  # its own last lease: nothing to recall
+        *(recalled, "w2 k20", "w2 k21", "w2 k22"),
+    ]
+
+
+async def test_a_table_and_the_actions_a_copy_lacks_are_read_in_one_statement(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reload (following another worker's commit, before a delivery) reads the row and
+    the actions of its deal from the copy's count on: one statement on PostgreSQL — one
+    round trip, and one snapshot (two statements outside a transaction could pair a row
+    with actions committed after it). Another deal's actions are not guessed at."""
+    rows = tuple((3, i, i % 6, {"n": i}) for i in range(5))
+    async with store.transaction() as tx:
+        await tx.write(TableWrite("tg:-5:", {"deal_no": 3}, True, 1.0, new_actions=rows))
+    statements: list[str] = []
+    original = StoreTx.__init__
+
+    def counting(self: StoreTx, tx: Tx, fault: Any = None) -> None:
+        original(self, Counted(tx, statements), fault)
+
+    monkeypatch.setattr(StoreTx, "__init__", counting)
+    async with store.transaction(readonly=True) as tx:
+        table, ahead = await tx.load_table_since("tg:-5:", 3, 2)
+    assert table is not None and table.record == {"deal_no": 3} and table.live
+    assert ahead is not None and (ahead.deal_no, ahead.start) == (3, 2)
+    assert ahead.actions == tuple((seat, action) for _, i, seat, action in rows if i >= 2)
+    assert len(statements) == (1 if store.dialect is Dialect.POSTGRES else 2)
+    async with store.transaction(readonly=True) as tx:
+        _, all_of_it = await tx.load_table_since("tg:-5:", 3, 0)
+        _, nothing_new = await tx.load_table_since("tg:-5:", 3, 5)
+        _, other_deal = await tx.load_table_since("tg:-5:", 2, 0)
+        missing, none = await tx.load_table_since("tg:-6:", 3, 0)
+    assert all_of_it is not None and len(all_of_it.actions) == 5
+    assert nothing_new is not None and nothing_new.actions == ()
+    assert other_deal is None  # the row is at deal 3: the caller reads that deal whole
+    assert missing is None and none is None
