@@ -49,8 +49,6 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[OutboxMessage], Awaitable[dict[str, Any]]]
 # A message handed to the adapters: its receipt and what to keep of the answer.
 Handed = tuple[OutboxMessage, Receipt, dict[str, Any]]
-# What a takeover recalls before sending: the lease's key and the chats under it.
-Recall = Callable[[str, list[str]], Awaitable[None]]
 Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages that are out
 # Outbox kinds whose delivery only edits what is there (the table message): sent twice,
 # nothing shows twice. Any other kind may post a new message, which Telegram cannot
@@ -102,13 +100,8 @@ class OutboxRelay:
         timings: Timings | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         margin: float | None = None,
-        recall: Recall | None = None,
     ) -> None:
         self.store = store
-        # Run once on each takeover, before the first message goes out: the chat's
-        # adapter values as stored (message ids, the group budget) — the others sent
-        # meanwhile.
-        self.recall = recall
         # A message's mark commits on connections nothing else takes (bot.store.Lane).
         self.marks = store.receipts()
         self.holder = holder
@@ -202,9 +195,6 @@ class OutboxRelay:
                     self._again.discard(owner)
                     continue
                 return sent
-            if not held and self.recall is not None:
-                # Once a take, not once a message: nobody else sends while it is held.
-                await self.recall(owner, self._chats_of(owner))
             handed: list[Handed] = []
             with self.timings.phase("outbox_hand_over"):
                 for message in waiting:

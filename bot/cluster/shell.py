@@ -27,6 +27,7 @@ from ..store import (
     ActionsSince,
     HandWrite,
     OutboxMessage,
+    Seen,
     Store,
     StoredTable,
     StoreTx,
@@ -41,6 +42,7 @@ from ..table.manager import TableManager, checked_settings, off_loop_if_searchin
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
+from . import receipts
 from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
@@ -98,7 +100,6 @@ class SharedTableManager(TableManager):
             self.clock.now,
             lease_seconds,
             timings=self.timings,
-            recall=self._recall_meta,
         )
         self.meta = MetaWriter(bookkeeping, self.timings)
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
@@ -106,8 +107,10 @@ class SharedTableManager(TableManager):
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
+        # Each group's settings as last read from the store (None: none stored): what a
+        # command run on a current copy checks are still stored (``_run_on_copy``).
+        self._raw_settings: dict[str, dict[str, Any] | None] = {}
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
-        self._hearing_meta = False  # hearing every adapter value written (likewise)
         self._sending: set[asyncio.Task[Any]] = set()
         # Who sits at each table as the store's ``table_players`` has it (written only
         # when it changes; unknown until this worker first writes the table).
@@ -123,23 +126,78 @@ class SharedTableManager(TableManager):
         started = time.perf_counter()
         async with self.lock(key):
             clock.add("local_lock", time.perf_counter() - started)
-            try:
-                mark = time.perf_counter()
-                async with self.shared.transaction() as tx:
-                    clock.add("begin", time.perf_counter() - mark)
-                    run = await self._run(tx, cmd)
-                    mark = time.perf_counter()
-                clock.add("commit", time.perf_counter() - mark)
-            except BaseException:
-                self._rolled_back(key)
-                raise
-            self._committed(key)
-        reply, changed = run
+            on_copy = await self._run_on_copy(cmd)
+            reply, changed = on_copy if on_copy is not None else await self._run_locked(cmd)
         if changed is not None:
             self.settings_cache[cmd.chat.group_key] = changed
         await self._send(key)
         clock.add("command", time.perf_counter() - started)
         return reply
+
+    async def _run_locked(self, cmd: Command) -> tuple[Reply, GroupSettings | None]:
+        key, clock = cmd.chat.key, self.timings
+        try:
+            mark = time.perf_counter()
+            async with self.shared.transaction() as tx:
+                clock.add("begin", time.perf_counter() - mark)
+                run = await self._run(tx, cmd)
+                mark = time.perf_counter()
+            clock.add("commit", time.perf_counter() - mark)
+        except BaseException:
+            self._rolled_back(key)
+            raise
+        self._committed(key)
+        return run
+
+    def _current_copy(self, cmd: Command) -> tuple[Table, int, Seen] | None:
+        """The command's table as this worker holds it, its version and what its group's
+        settings were when last read — when the command may run on them with no
+        transaction open: this worker hears every commit (PostgreSQL), its copy is as new
+        as the newest it heard of, and the command changes no settings."""
+        key, group = cmd.chat.key, cmd.chat.group_key
+        table = self.tables.get(key)
+        if (
+            not self._listening
+            or table is None
+            or isinstance(cmd, ChangeSettings)
+            or key in self._written
+            or key not in self._versions
+            or self._behind(key)
+            or group not in self._raw_settings
+        ):
+            return None
+        return table, self._versions[key], (group, self._raw_settings[group])
+
+    async def _run_on_copy(self, cmd: Command) -> tuple[Reply, GroupSettings | None] | None:
+        """The command on this worker's current copy, committed in one statement that
+        checks under the table's lock that neither the table nor the settings changed
+        meanwhile (``StoreTx.write_if``). None if it could not be (no current copy here,
+        or another worker got there first: nothing was written, the copy is forgotten),
+        and the caller runs it under the lock with what is stored."""
+        current = self._current_copy(cmd)
+        if current is None:
+            return None
+        table, version, seen = current
+        key, clock = cmd.chat.key, self.timings
+        settings = self._settings_of(cmd.chat, seen[1])
+        policy = self.policy_of(settings)
+        env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
+        with clock.phase("step"):
+            result = await off_loop_if_searching(policy, step, table, cmd, env)
+        mark = time.perf_counter()
+        try:
+            async with self.shared.statement() as tx:
+                await self._write(tx, key, table, result, expected=(version, seen))
+        except _OutOfDate:
+            self._rolled_back(key)
+            clock.add("write_if_refused", time.perf_counter() - mark)
+            return None
+        except BaseException:
+            self._rolled_back(key)
+            raise
+        clock.add("write_if", time.perf_counter() - mark)
+        self._committed(key)
+        return result.reply, None
 
     async def _run(self, tx: StoreTx, cmd: Command) -> tuple[Reply, GroupSettings | None]:
         """The command inside its transaction: lock, reload, step, write. Returns the
@@ -175,6 +233,7 @@ class SharedTableManager(TableManager):
         return self._settings_of(chat, await tx.load_settings(chat.group_key))
 
     def _settings_of(self, chat: ChatRef, raw: dict[str, Any] | None) -> GroupSettings:
+        self._raw_settings[chat.group_key] = raw
         settings = GroupSettings() if raw is None else GroupSettings.from_json(raw)
         self.settings_cache[chat.group_key] = settings
         return settings
@@ -206,7 +265,7 @@ class SharedTableManager(TableManager):
         async with self.shared.transaction() as tx:
             await tx.add_players(seated)
         self._listening = await self.shared.listen_tables(self._heard)
-        self._hearing_meta = await self.shared.listen_meta(self._heard_meta)
+        await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
     def _heard(self, key: str, version: int) -> None:
@@ -342,8 +401,12 @@ class SharedTableManager(TableManager):
         with the row, if they are the ones it lacks)."""
         record = dict(row.record)
         t = table_from_json(record)
-        if cached is None or not self._hearing_meta:
-            await self._restore_meta(tx, key, record)
+        meta = record.get("meta")
+        kept = self.meta_of(key)
+        kept.clear()
+        kept.update(meta if isinstance(meta, dict) else {})
+        if cached is None:  # later changes come with their notifications
+            kept.update(await tx.load_table_meta(key))
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None
@@ -373,18 +436,6 @@ class SharedTableManager(TableManager):
         self.mark_saved(key, t.deal_no, len(t.log))
         return t
 
-    async def _restore_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
-        """The adapters' values as the record's writer knew them, then as stored. Only
-        for a copy that does not hear every value as it is written (PostgreSQL's NOTIFY):
-        one that does keeps its own, since the record's may be older than a value heard
-        since (its writer had not heard it yet) — put back, it would send an edit to an
-        old message and undo a takeover's recall (the relay recalls once a take)."""
-        meta = record.get("meta")
-        kept = self.meta_of(key)
-        kept.clear()
-        kept.update(meta if isinstance(meta, dict) else {})
-        kept.update(await tx.load_table_meta(key))
-
     # -- writing a step -------------------------------------------------------------------
     async def _write(
         self,
@@ -394,9 +445,12 @@ class SharedTableManager(TableManager):
         result: Step,
         settings: GroupSettings | None = None,
         force: bool = False,
+        expected: tuple[int, Seen] | None = None,
     ) -> bool:
         """The step's table, actions, finished hands, deadline row and messages, in the
-        caller's transaction; True if anything was written."""
+        caller's transaction; True if anything was written. ``expected``: only if the
+        table is still at that version and its group's settings as seen (else raises
+        ``_OutOfDate``, nothing written)."""
         t = result.table
         if t is None:
             return False
@@ -409,7 +463,14 @@ class SharedTableManager(TableManager):
         players = None if self._seated.get(key) == seated else seated
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
-        version = await tx.write(self._table_write(t, result, settings, players))
+        write = self._table_write(t, result, settings, players)
+        if expected is None:
+            version = await tx.write(write)
+        else:
+            checked = await tx.write_if(write, *expected)
+            if checked is None:
+                raise _OutOfDate
+            version = checked
         self._seating[key] = seated
         self.mark_saved(key, t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
@@ -555,6 +616,7 @@ class SharedTableManager(TableManager):
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         if message.kind == REPLY:
+            await self._recall_meta(message.chat_key)
             for sink in self._reply_sinks:
                 await sink(message.chat_key, message.payload)
             return {"worker": self.worker}
@@ -566,20 +628,24 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
+        await self._recall_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
 
-    async def _recall_meta(self, owner: str, chats: list[str]) -> None:
-        """On taking a chat over from another sender (the relay asks, once a take): the
-        message ids and budget as stored, of every table under the chat's lease (a
-        forum's topics spend one group budget, which the adapter recalls from all of
-        them) — one statement."""
-        keys = {*chats, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
-        async with self.bookkeeping.transaction(readonly=True) as tx:
-            stored = await tx.load_meta_of(sorted(keys))
-        for key, values in stored.items():
-            if key in self.tables:
-                self.meta_of(key).update(values)
+    async def _recall_meta(self, chat_key: str) -> None:
+        """On taking a chat over from another sender: its message ids and budget, as
+        stored — of every table under the chat's lease (a forum's topics spend one group
+        budget, which the adapter recalls from all of them)."""
+        if not receipts.takeover():
+            return
+        owner = lease_key(chat_key)
+        keys = {chat_key, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
+        for key in sorted(keys):
+            await self._reload_meta(key)
+
+
+class _OutOfDate(Exception):
+    """Another worker changed the table or its settings since this worker's copy."""
 
 
 def _users(t: Table) -> tuple[str, ...]:

@@ -260,6 +260,12 @@ def _points_of(w: TableWrite) -> list[str]:
     return points + ["hand"] * len(w.hands)
 
 
+# ``gouji_write_step``'s placeholders (``StoreTx._step_args``).
+_STEP_ARGS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB), ?, ?, ?, ?, ?, ?"
+# What a step was computed from besides the table: its group and that group's settings
+# as stored (None: none stored), for ``StoreTx.write_if``.
+Seen = tuple[str, dict[str, Any] | None]
+
 # A table's row and its deal's actions from an index on, in one statement (``load_table_since``).
 _TABLE_SINCE = (
     "SELECT t.record, t.live, t.version, a.idxs, a.seats, a.acts FROM tables t, LATERAL ("
@@ -313,6 +319,34 @@ class StoreTx:
             return version
         return await self._write_each(w)
 
+    async def write_if(self, w: TableWrite, expected: int, seen: Seen) -> int | None:
+        """``write``, only if the table is still at version ``expected`` and its group's
+        settings are still ``seen`` — checked under the table's lock, in the same
+        statement as the write (PostgreSQL only: ``gouji_write_step_if``, migration 7),
+        so a worker may run a command on its current copy with no transaction open and
+        commit it in one round trip. Returns the new version, or None (nothing written:
+        another worker changed the table or the settings; run it again under the lock).
+
+        A statement commits whole or not at all, so the fault points (where the crash
+        tests kill a process before the commit) all come before it."""
+        if self.tx.dialect is not Dialect.POSTGRES:
+            raise NotImplementedError("write_if is PostgreSQL's (one statement)")
+        for point in _points_of(w):
+            self.fault(point)
+        group, settings = seen
+        players = w.players if w.live else ()
+        row = await self.tx.fetchone(
+            "SELECT gouji_write_step_if(?, ?, ?, ?, ?, " + _STEP_ARGS + ")",
+            expected,
+            group,
+            None if settings is None else _dumps(settings),
+            w.players is not None,
+            list(players or ()),
+            *self._step_args(w),
+        )
+        assert row is not None
+        return None if row[0] is None else int(row[0])
+
     async def _write_each(self, w: TableWrite) -> int:
         if w.settings is not None:
             await self.save_settings(*w.settings)
@@ -347,6 +381,14 @@ class StoreTx:
         return version
 
     async def _write_at_once(self, w: TableWrite) -> int:
+        row = await self.tx.fetchone(
+            "SELECT gouji_write_step(" + _STEP_ARGS + ")", *self._step_args(w)
+        )
+        assert row is not None
+        return int(row[0])
+
+    def _step_args(self, w: TableWrite) -> tuple[Any, ...]:
+        """``gouji_write_step``'s arguments for ``w``."""
         group, settings = w.settings if w.settings is not None else (None, None)
         hands = [
             {
@@ -358,9 +400,7 @@ class StoreTx:
             for h in w.hands
         ]
         kind, due = w.deadline if w.deadline is not None else ("", None)
-        row = await self.tx.fetchone(
-            "SELECT gouji_write_step(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "CAST(? AS JSONB), ?, ?, ?, ?, ?, ?)",
+        return (
             w.table_key,
             _dumps(w.record),
             w.live,
@@ -382,8 +422,6 @@ class StoreTx:
             [_dumps(p) for _, p in w.messages],
             float(w.queued),
         )
-        assert row is not None
-        return int(row[0])
 
     async def save_table(
         self,
@@ -567,19 +605,6 @@ class StoreTx:
             "SELECT name, value FROM table_meta WHERE table_key = ?", table_key
         )
         return {str(n): _loads(v) for n, v in rows}
-
-    async def load_meta_of(self, table_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """``load_table_meta`` of several tables: one statement on PostgreSQL."""
-        if self.tx.dialect is not Dialect.POSTGRES:
-            return {key: await self.load_table_meta(key) for key in table_keys}
-        found: dict[str, dict[str, Any]] = {key: {} for key in table_keys}
-        for key, name, value in await self.tx.fetch(
-            "SELECT table_key, name, value FROM table_meta "
-            "WHERE table_key = ANY(CAST(? AS TEXT[]))",
-            list(table_keys),
-        ):
-            found[str(key)][str(name)] = _loads(value)
-        return found
 
     async def table_version(self, table_key: str) -> int | None:
         row = await self.tx.fetchone("SELECT version FROM tables WHERE table_key = ?", table_key)

@@ -113,6 +113,44 @@ END $$;
 """
 _NOTHING_HERE = "-- PostgreSQL's functions only: nothing to change on SQLite\n"
 
+# A command in one statement, when the worker's copy of the table is current: the lock,
+# a check that the table and its group's settings are still what the step was computed
+# from, the seats and the whole write — or nothing (NULL) if either changed, and the
+# worker runs the command again under the lock with what is stored. One round trip, and
+# no transaction left open across the worker's step, where BEGIN, the lock, the write
+# and COMMIT took four. Each statement of the function sees what committed before it
+# began (READ COMMITTED), so the check after the lock sees every earlier write.
+_CHECKED_WRITE = """
+CREATE FUNCTION gouji_write_step_if(
+    p_expected INTEGER, p_group TEXT, p_seen_settings TEXT, p_set_players BOOLEAN,
+    p_players TEXT[],
+    p_key TEXT, p_record TEXT, p_live BOOLEAN, p_updated DOUBLE PRECISION, p_notify BOOLEAN,
+    p_settings_group TEXT, p_settings TEXT, p_drop_all BOOLEAN, p_drop_before INTEGER,
+    p_deals INTEGER[], p_idxs INTEGER[], p_seats INTEGER[], p_actions TEXT[], p_hands JSONB,
+    p_set_deadline BOOLEAN, p_due_kind TEXT, p_due DOUBLE PRECISION,
+    p_kinds TEXT[], p_payloads TEXT[], p_created DOUBLE PRECISION
+) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_key, 0));
+    IF (SELECT version FROM tables WHERE table_key = p_key) IS DISTINCT FROM p_expected
+        OR (SELECT CAST(settings AS JSONB) FROM group_settings WHERE group_key = p_group)
+            IS DISTINCT FROM CAST(p_seen_settings AS JSONB) THEN
+        RETURN NULL;
+    END IF;
+    IF p_set_players THEN
+        DELETE FROM table_players WHERE table_key = p_key;
+        INSERT INTO table_players (user_id, table_key)
+        SELECT u, p_key FROM unnest(p_players) AS u
+        ON CONFLICT (user_id, table_key) DO NOTHING;
+    END IF;
+    RETURN gouji_write_step(
+        p_key, p_record, p_live, p_updated, p_notify, p_settings_group, p_settings,
+        p_drop_all, p_drop_before, p_deals, p_idxs, p_seats, p_actions, p_hands,
+        p_set_deadline, p_due_kind, p_due, p_kinds, p_payloads, p_created);
+END $$;
+"""
+
 # Each step: one text for both back ends (the differing types as placeholders), or a
 # pair (SQLite's text, PostgreSQL's text) for a step that is one back end's alone.
 _STEPS: tuple[str | tuple[str, str], ...] = (
@@ -220,6 +258,8 @@ _STEPS: tuple[str | tuple[str, str], ...] = (
     );
     CREATE INDEX interactions_expires ON interactions (expires);
     """,
+    # 7: a command in one statement when the worker's copy is current (PostgreSQL's)
+    (_NOTHING_HERE, _CHECKED_WRITE),
 )
 
 SQLITE: tuple[str, ...] = tuple(

@@ -202,41 +202,6 @@ async def test_a_later_claim_marks_claims_and_lets_go_only_under_its_lease(store
     assert [int(r[0]) for r in attempts] == [0]
 
 
-async def test_a_takeover_recalls_the_stored_values_once_before_the_first_message(
-    store: Store,
-) -> None:
-    """The adapters' values (message ids, the group budget) are recalled when a chat is
-    taken over — once a take, before its first message goes out, not once a message
-    (each recall was a read) — and not at all on a lease this worker held last."""
-    events: list[str] = []
-
-    async def recall(owner: str, chats: list[str]) -> None:
-        events.append(f"recall {owner} {chats}")
-
-    def relay(worker: str) -> OutboxRelay:
-        async def deliver(m: OutboxMessage) -> dict[str, Any]:
-            events.append(f"{worker} {m.msg_key}")
-            ack = receipts.expect()
-            assert ack is not None
-            ack()
-            return {}
-
-        return OutboxRelay(store.background(), worker, deliver, lambda: 50.0, recall=recall)
-
-    w1, w2 = relay("w1"), relay("w2")
-    for n, sender in enumerate((w1, w1, w2)):
-        async with store.transaction() as tx:
-            for i in range(3):
-                await tx.enqueue("tg:-5:", f"k{n}{i}", "TableChanged", {}, 0.0)
-        assert await sender.pump_chat("tg:-5:") == 3
-    recalled = "recall tg:-5: ['tg:-5:']"
-    assert events == [
-        *(recalled, "w1 k00", "w1 k01", "w1 k02"),
-        *("w1 k10", "w1 k11", "w1 k12"),  # its own last lease: nothing to recall
-        *(recalled, "w2 k20", "w2 k21", "w2 k22"),
-    ]
-
-
 async def test_a_table_and_the_actions_a_copy_lacks_are_read_in_one_statement(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -307,35 +307,6 @@ async def test_an_adapters_value_is_shared_without_a_new_table_version(
         await other.close()
 
 
-async def test_a_reload_keeps_an_adapters_value_newer_than_the_record(
-    workers: list[Worker],
-) -> None:
-    """A table's record carries the adapters' values as its writer knew them; a writer
-    that had not yet heard another worker's newer value (a new table message's id)
-    stores the old one. Reloading that record must not put the old value back over the
-    newer one (heard, or stored): an edit would go to the old message."""
-    (a, _, store), (b, _, _) = workers
-    await a.handle(OpenTable(chat=CHAT, actor=ME))
-    assert await a.load() == 1 and await b.load() == 1
-    await b.set_meta(CHAT.key, "tg_table", {"chat": -100, "message": 9, "hand": 0})
-    for _ in range(100):  # heard by a (PostgreSQL); then undone, as if not heard yet
-        if store.dialect != "postgres" or "tg_table" in a.meta_of(CHAT.key):
-            break
-        await asyncio.sleep(0.02)
-    # a's record will carry message 5
-    a.meta_of(CHAT.key)["tg_table"] = {"chat": -100, "message": 5, "hand": 0}
-    assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
-    for _ in range(100):  # b follows the commit (PostgreSQL), or reads it now (SQLite)
-        await b.refresh(CHAT.key)
-        snap = b.snapshot(CHAT.key)
-        if snap is not None and snap.seats[1] is not None:
-            break
-        await asyncio.sleep(0.02)
-    snap = b.snapshot(CHAT.key)
-    assert snap is not None and snap.seats[1] is not None  # b has the new version
-    assert dict(snap.meta)["tg_table"]["message"] == 9
-
-
 async def test_who_sits_where_is_answered_by_the_store(
     workers: list[Worker], store_target: str, clock: FakeClock
 ) -> None:
