@@ -4,9 +4,13 @@ The same pure core as ``TableManager`` (``bot.table.core``), with the store as t
 and memory only a cache. A command runs in one transaction: take the table's lock across
 processes, reload the table if another worker changed it since this one last saw it (the
 row version), run the step, write the table, its new actions, finished hands, its
-deadline row and the messages the step causes (the outbox) — commit. The messages then
-leave through the outbox relay, one sender per chat; the timers are deadline rows that
-any worker may fire, each once.
+deadline row and the messages the step causes (the outbox) — commit. When this worker
+has heard every commit and its copy is as new as the newest it heard of, the step runs
+on the copy and the write is one statement that takes the same lock and checks the row
+version (and the group's settings) before it writes — or writes nothing, and the command
+runs as above (``_run_on_copy``): one round trip instead of four, and no lock held while
+the step runs. The messages then leave through the outbox relay, one sender per chat;
+the timers are deadline rows that any worker may fire, each once.
 
 What a table's runtime holds beyond its record (deadline, open burn window, last result)
 is saved beside it (``bot.cluster.runtime``), so another worker continues exactly.
