@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -100,8 +101,15 @@ class OutboxRelay:
         timings: Timings | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         margin: float | None = None,
+        linger: float = 0.0,
     ) -> None:
         self.store = store
+        # Seconds a lease is held idle once its messages are out (0: let go at once).
+        # Meanwhile this worker sends the chat's next messages too — it hears the other
+        # workers' commits (``lingers``) — instead of each committing worker taking the
+        # chat over in turn, recalling its adapter values from the store each time.
+        self.linger = linger
+        self._idle: dict[str, float] = {}  # lease → monotonic end of its idle hold
         # A message's mark commits on connections nothing else takes (bot.store.Lane).
         self.marks = store.receipts()
         self.holder = holder
@@ -160,8 +168,12 @@ class OutboxRelay:
         sure_until = asked + self.lease_seconds - self.margin
         last = self._tokens.get(chat_key)
         self._tokens[chat_key] = token
+        self._idle.pop(chat_key, None)
         if lease is None or token != lease.token:
-            return Lease(token, sure_until, self.monotonic, unbroken=last == token - 1)
+            # The same token: this worker's idle lease renewed; the next: taken right
+            # after its own. Either way nobody else sent meanwhile.
+            unbroken = last is not None and token - last in (0, 1)
+            return Lease(token, sure_until, self.monotonic, unbroken=unbroken)
         lease.sure_until = sure_until
         return lease
 
@@ -207,6 +219,7 @@ class OutboxRelay:
                 # released: a call already on its way keeps the margin before another
                 # worker may send the rest.
                 lease.drop()
+                self._idle.pop(owner, None)
                 return sent + marked
             sent, settled = sent + marked, left
 
@@ -227,10 +240,23 @@ class OutboxRelay:
             )
         if token is None:
             return None, []
+        lease = self._lease(owner, token, asked, None)
         if not waiting and owner not in self._again:
-            async with self.store.statement() as tx:
-                await tx.release_lease(owner, self.holder)  # nothing to send: done
-        return self._lease(owner, token, asked, None), waiting
+            async with self.store.statement() as tx:  # nothing to send: done
+                await tx.release_lease(owner, self.holder, self._idle_until(owner, asked))
+        return lease, waiting
+
+    def _idle_until(self, owner: str, asked: float) -> float:
+        """The wall-clock end of the lease's idle hold (-1: let go now), noting it."""
+        if self.linger <= 0:
+            return -1.0
+        self._idle[owner] = asked + self.linger - self.margin
+        return self.now() + self.linger
+
+    def lingers(self, chat_key: str) -> bool:
+        """Whether this worker holds the chat's lease idle (so it sends what the other
+        workers commit there): a hint for when to pump, the store decides."""
+        return self._idle.get(lease_key(chat_key), -math.inf) > self.monotonic()
 
     async def _claim(
         self, owner: str, lease: Lease, settled: Settled
@@ -241,17 +267,19 @@ class OutboxRelay:
         go — one statement on PostgreSQL. Returns the lease and the messages; raises
         ``_LeaseLost`` if another worker took the lease (nothing marked or claimed)."""
         asked = self.monotonic()
-        batch = Batch(settled, self._chats_of(owner), self.batch, owner in self._again)
+        idle = -1.0 if owner in self._again else self._idle_until(owner, asked)
+        batch = Batch(settled, self._chats_of(owner), self.batch, owner in self._again, idle)
         async with self.store.statement() as tx:
             token, waiting = await tx.settle_and_claim(
                 owner, (self.holder, lease.token), self.now(), self.lease_seconds, batch
             )
             if token is None:
+                self._idle.pop(owner, None)
                 # Another worker sends now. Raised inside: SQLite rolls its claim back
                 # (PostgreSQL's statement marked and claimed nothing).
                 raise _LeaseLost
         if not waiting and not batch.keep:
-            return lease, waiting  # let go: done
+            return lease, waiting  # let go (or held idle): done
         return self._lease(owner, token, asked, lease), waiting
 
     def _chats_of(self, owner: str) -> list[str]:
@@ -333,7 +361,11 @@ class OutboxRelay:
         holds the group)."""
         async with self.store.transaction(readonly=True) as tx:
             waiting = await tx.chats_waiting(self.now(), self.holder)
-        return [chat for chat, mine in waiting if not mine or self._untold(chat)]
+        return [
+            chat
+            for chat, mine in waiting
+            if not mine or lease_key(chat) not in self._busy or self._untold(chat)
+        ]
 
     def _untold(self, chat_key: str) -> bool:
         owner = lease_key(chat_key)

@@ -4,9 +4,13 @@ The same pure core as ``TableManager`` (``bot.table.core``), with the store as t
 and memory only a cache. A command runs in one transaction: take the table's lock across
 processes, reload the table if another worker changed it since this one last saw it (the
 row version), run the step, write the table, its new actions, finished hands, its
-deadline row and the messages the step causes (the outbox) — commit. The messages then
-leave through the outbox relay, one sender per chat; the timers are deadline rows that
-any worker may fire, each once.
+deadline row and the messages the step causes (the outbox) — commit. When this worker
+has heard every commit and its copy is as new as the newest it heard of, the step runs
+on the copy and the write is one statement that takes the same lock and checks the row
+version (and the group's settings) before it writes — or writes nothing, and the command
+runs as above (``_run_on_copy``): one round trip instead of four, and no lock held while
+the step runs. The messages then leave through the outbox relay, one sender per chat;
+the timers are deadline rows that any worker may fire, each once.
 
 What a table's runtime holds beyond its record (deadline, open burn window, last result)
 is saved beside it (``bot.cluster.runtime``), so another worker continues exactly.
@@ -66,6 +70,11 @@ REPLY = "Reply"
 # Reloads of other workers' commits reading at once, of the bookkeeping's 10 connections
 # (``bot.store.postgres.POOL_SIZES``): the relay keeps the rest.
 FOLLOW_READS = 4
+# How long a chat's lease is held idle after its messages are out (``load``), as a share
+# of the lease: longer than a table's usual gap between commands, so one worker sends a
+# busy chat's messages while it plays; no longer than a lease, so a dead worker's chats
+# wait no longer than its in-flight messages do.
+LINGER_OF_LEASE = 0.8
 
 
 class SharedTableManager(TableManager):
@@ -76,12 +85,15 @@ class SharedTableManager(TableManager):
         worker: str | None = None,
         lease_seconds: float = 10.0,
         inline_relay: bool = False,
+        relay_linger: float | None = None,
         **options: Any,
     ) -> None:
         options.setdefault("clock", WallClock())
         super().__init__(store=store, **options)
         self.shared: Store = store
         self.worker = worker or worker_id()
+        linger = LINGER_OF_LEASE * lease_seconds if relay_linger is None else relay_linger
+        self.relay_linger = linger
         # The row version each cached table was read or written at; set only after the
         # commit, so a rolled-back step never passes for the truth.
         self._versions: dict[str, int] = {}
@@ -90,8 +102,7 @@ class SharedTableManager(TableManager):
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
-        # Bookkeeping (sending the outbox, adapters' values) on connections of its own:
-        # however much of it waits, commands keep theirs.
+        # Bookkeeping (the outbox, adapters' values) on connections of its own.
         self.bookkeeping = bookkeeping = store.background()
         self.relay = OutboxRelay(
             bookkeeping,
@@ -107,8 +118,7 @@ class SharedTableManager(TableManager):
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
-        # Each group's settings as last read from the store (None: none stored): what a
-        # command run on a current copy checks are still stored (``_run_on_copy``).
+        # Each group's settings as last read (None: none stored; ``_run_on_copy``).
         self._raw_settings: dict[str, dict[str, Any] | None] = {}
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
         self._sending: set[asyncio.Task[Any]] = set()
@@ -265,6 +275,11 @@ class SharedTableManager(TableManager):
         async with self.shared.transaction() as tx:
             await tx.add_players(seated)
         self._listening = await self.shared.listen_tables(self._heard)
+        if self._listening:
+            # Hearing every commit, this worker can go on sending a chat's messages after
+            # its own are out (``OutboxRelay.linger``); without it, the others' would wait
+            # for its pass over the outbox.
+            self.relay.linger = self.relay_linger
         await self.shared.listen_meta(self._heard_meta)
         return len(keys)
 
@@ -272,6 +287,10 @@ class SharedTableManager(TableManager):
         self._newest[key] = max(version, self._newest.get(key, 0))
         if self._versions.get(key, -1) >= version or key in self._written:
             return  # this worker wrote it, or already has it
+        if self.relay.lingers(key):
+            # This worker holds the chat's lease idle: the messages of that commit are
+            # its to send (the committing worker could not take the lease).
+            self._task(self.relay.pump_chat(key))
         if key not in self._refreshing:
             task = asyncio.get_running_loop().create_task(self._follow(key))
             self._refreshing[key] = task

@@ -46,6 +46,10 @@ class Batch:
     chats: Sequence[str]
     limit: int
     keep: bool
+    # The lease's end when nothing is left to send: -1 lets it go now; a time ahead keeps
+    # it idle until then (the relay's ``linger``), so this holder goes on sending the
+    # chat's next messages and no other worker takes it over meanwhile.
+    idle_until: float = -1.0
 
 
 # An outbox message's end: sent, or dropped (its adapter shed it: never sent, never retried)
@@ -214,7 +218,8 @@ def _settle_and_claim() -> str:
         "SELECT id FROM outbox WHERE chat_key = ANY(CAST(? AS TEXT[])) "
         f"AND {_WAITING} AND NOT (id = ANY(CAST(? AS BIGINT[]))) ORDER BY id LIMIT ?) "
         f"RETURNING {returned}), kept AS (UPDATE chat_leases SET until = CASE WHEN ? OR "
-        "EXISTS (SELECT 1 FROM claimed) THEN ? ELSE -1 END WHERE chat_key = ? AND "
+        "EXISTS (SELECT 1 FROM claimed) THEN CAST(? AS DOUBLE PRECISION) "
+        "ELSE CAST(? AS DOUBLE PRECISION) END WHERE chat_key = ? AND "
         "token = (SELECT token FROM lease) RETURNING token) "
         "SELECT kept.token, claimed.* FROM kept LEFT JOIN claimed ON true"
     )
@@ -853,7 +858,7 @@ class StoreTx:
                 return None, []
             waiting = await self.claim(batch.chats, batch.limit)
             if not waiting and not batch.keep:
-                await self.release_lease(chat_key, fence[0])
+                await self.release_lease(chat_key, fence[0], batch.idle_until)
             return token, waiting
         ids = [i for i, _ in batch.settled]
         rows = await self.tx.fetch(
@@ -869,6 +874,7 @@ class StoreTx:
             batch.limit,
             batch.keep,
             float(now + ttl),
+            float(batch.idle_until),
             chat_key,
         )
         if not rows:
@@ -876,10 +882,12 @@ class StoreTx:
         found = [_message(tuple(r)[1:]) for r in rows if r[1] is not None]
         return int(rows[0][0]), sorted(found, key=lambda m: m.id)
 
-    async def release_lease(self, chat_key: str, holder: str) -> None:
-        """Let the lease lapse now. The row stays, so the next holder's token is higher."""
+    async def release_lease(self, chat_key: str, holder: str, until: float = -1.0) -> None:
+        """Let the lease lapse now (or at ``until``: held idle till then). The row stays,
+        so the next holder's token is higher."""
         await self.tx.execute(
-            "UPDATE chat_leases SET until = -1 WHERE chat_key = ? AND holder = ?",
+            "UPDATE chat_leases SET until = ? WHERE chat_key = ? AND holder = ?",
+            float(until),
             chat_key,
             holder,
         )

@@ -91,7 +91,7 @@ async def test_a_claim_is_two_statements(store: Store, monkeypatch: pytest.Monke
         assert [sql.split()[0] for sql in middle] == ["UPDATE", "INSERT", "UPDATE"]
         # the same, the claim finding nothing, then the release
         assert [sql.split()[0] for sql in last] == ["UPDATE", "INSERT", "UPDATE", "UPDATE"]
-        assert "until = -1" in last[3]
+        assert "SET until = ?" in last[3]  # -1: let go (the lease row below)
     async with store.transaction(readonly=True) as tx:
         lease = await tx.tx.fetch("SELECT holder, until FROM chat_leases")
     assert [(str(h), float(u)) for h, u in lease] == [("w1", -1.0)]  # let go at the end
@@ -234,3 +234,53 @@ async def test_a_table_and_the_actions_a_copy_lacks_are_read_in_one_statement(
     assert nothing_new is not None and nothing_new.actions == ()
     assert other_deal is None  # the row is at deal 3: the caller reads that deal whole
     assert missing is None and none is None
+
+
+async def test_a_lingering_lease_keeps_the_chat_with_its_sender(store: Store) -> None:
+    """With ``linger``, a lease whose messages are out is held idle for that long: the
+    chat's next messages are its holder's to send (another worker's pump finds the lease
+    taken and sends nothing), taking it again is no takeover (the same token: nothing
+    to recall), and once the idle hold ends another worker takes the chat over."""
+    clock = [50.0]
+    seen: list[tuple[str, str, bool]] = []
+
+    def relay(worker: str) -> OutboxRelay:
+        async def deliver(m: OutboxMessage) -> dict[str, Any]:
+            seen.append((worker, m.msg_key, receipts.takeover()))
+            ack = receipts.expect()
+            assert ack is not None
+            ack()
+            return {}
+
+        return OutboxRelay(
+            store.background(),
+            worker,
+            deliver,
+            lambda: clock[0],
+            linger=4.0,
+            monotonic=lambda: clock[0],
+            margin=1.0,
+        )
+
+    async def queue(key: str) -> None:
+        async with store.transaction() as tx:
+            await tx.enqueue("tg:-5:", key, "TableChanged", {}, 0.0)
+
+    w1, w2 = relay("w1"), relay("w2")
+    await queue("k0")
+    assert await w1.pump_chat("tg:-5:") == 1
+    async with store.transaction(readonly=True) as tx:
+        lease = await tx.tx.fetch("SELECT holder, until FROM chat_leases")
+    assert [(str(h), float(u)) for h, u in lease] == [("w1", 54.0)]  # held idle
+    assert w1.lingers("tg:-5:") and not w2.lingers("tg:-5:")
+    await queue("k1")
+    clock[0] = 51.0
+    assert await w2.pump_chat("tg:-5:") == 0  # w1's: nothing sent by w2
+    assert await w1.pump_chat("tg:-5:") == 1
+    clock[0] = 60.0  # the idle hold is over
+    assert not w1.lingers("tg:-5:")
+    await queue("k2")
+    assert await w2.pump_chat("tg:-5:") == 1
+    assert seen == [("w1", "k0", True), ("w1", "k1", False), ("w2", "k2", True)]
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.chats_waiting(60.0, "w2") == []
