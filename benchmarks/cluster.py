@@ -669,6 +669,11 @@ def report(
     for c in group_calls:
         per_group.setdefault(int(c.chat_id or 0), []).append(c)
     busiest = max((max_per_minute(calls) for calls in per_group.values()), default=0)
+    for chat, calls in per_group.items():
+        if max_per_minute(calls) == busiest and busiest > 20:
+            # When the group went over, and with what (kill and restart times are above).
+            at = [(round(c.at - figs.play_from, 1), c.method) for c in sorted(calls, key=_at)]
+            print(f"# busiest group {chat}: {busiest} calls in 60 s; all its calls: {at}")
     new = Counter(
         (c.chat_id, c.method, tuple(c.texts()))
         for c in group_calls
@@ -752,6 +757,10 @@ def stub_worker() -> int:
 
     telegram_app.PillowRenderer = FakeRenderer  # type: ignore[misc,assignment]
     return gouji([])
+
+
+def _at(call: Call) -> float:
+    return call.at
 
 
 def main() -> None:
