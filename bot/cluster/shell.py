@@ -483,6 +483,10 @@ class SharedTableManager(TableManager):
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
         write = self._table_write(t, result, settings, players)
+        # In flight from now: a one-statement write commits before it returns, and its
+        # notice may be heard first — it is this worker's own commit, not another's to
+        # follow (nor one whose messages a lingering lease should send).
+        self._written.setdefault(key, 0)
         if expected is None:
             version = await tx.write(write)
         else:

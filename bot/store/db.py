@@ -333,10 +333,10 @@ class StoreTx:
         another worker changed the table or the settings; run it again under the lock).
 
         A statement commits whole or not at all, so the fault points (where the crash
-        tests kill a process before the commit) all come before it."""
+        tests kill a process before the commit, ``commit`` the last) all come before it."""
         if self.tx.dialect is not Dialect.POSTGRES:
             raise NotImplementedError("write_if is PostgreSQL's (one statement)")
-        for point in _points_of(w):
+        for point in [*_points_of(w), "commit"]:
             self.fault(point)
         group, settings = seen
         players = w.players if w.live else ()

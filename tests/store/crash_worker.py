@@ -8,6 +8,9 @@ PHASE ``finish``: the step in which hand 1 ends (table between hands + hand + st
 PHASE ``deal``: the step that deals hand 2 (drops hand 1's log, logs hand 2's actions).
 PHASE ``shared``: as ``finish``, by a worker of several (bot.cluster.shell), whose step
 also queues its messages in the outbox — killed before it could send them.
+PHASE ``copy``: as ``shared``, by a worker that hears every commit (PostgreSQL): its
+commands run on its current copy and commit in one checked statement (``write_if``); it
+prints how many did before the fatal one.
 """
 
 from __future__ import annotations
@@ -78,9 +81,15 @@ def arm(store: Store, point: str) -> None:
 async def main(target: str, phase: str, point: str) -> None:
     store = Store(target)
     await store.open()
-    m = await shared_worker(store, "doomed", FakeClock()) if phase == "shared" else manager(store)
+    shared = phase in ("shared", "copy")
+    m = await shared_worker(store, "doomed", FakeClock()) if shared else manager(store)
+    if phase == "copy":
+        assert isinstance(m, SharedTableManager)
+        await m.load()
     await open_table(m)
-    if phase in ("finish", "shared"):
+    if isinstance(m, SharedTableManager):
+        print("on copy:", m.timings.summary().get("write_if", {}).get("n", 0), flush=True)
+    if phase in ("finish", "shared", "copy"):
         arm(store, point)
         await m.handle(SetAutoplay(chat=CHAT, actor=HUMAN, on=True))  # plays hand 1 out
     else:

@@ -98,8 +98,16 @@ async def test_a_command_on_a_current_copy_is_one_statement(
         return begin(readonly, lane, single)
 
     monkeypatch.setattr(a.shared.backend, "transaction", noting)
+    reread: list[str] = []
+
+    async def refresh_behind(key: str) -> None:
+        reread.append(key)
+
+    monkeypatch.setattr(a, "_refresh_behind", refresh_behind)
     assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
     await a.drain()
+    await asyncio.sleep(0.2)  # its notice arrives: a's own commit, nothing to follow
+    assert reread == [] and not a._refreshing
     # (the other statements are the relay's and b's reads that follow the commit)
     written = [s.split("(")[0] for s in statements if "gouji" in s or s == "lock"]
     assert written == ["SELECT gouji_write_step_if"]
