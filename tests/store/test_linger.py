@@ -8,31 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.cluster.shell import SharedTableManager
-from bot.table import Actor, ChatRef, FakeClock, Join, OpenTable
+from bot.table import Actor, ChatRef, Join, OpenTable
 
-from .test_command_on_copy import pg_target, worker
+from .test_command_on_copy import pair, pg_target
 
-__all__ = ["pg_target"]
+__all__ = ["pair", "pg_target"]
 
 CHAT = ChatRef("tg", "-100")
 ME, YOU, THEM = Actor("u1", "甲"), Actor("u2", "乙"), Actor("u3", "丙")
-
-
-@pytest.fixture
-async def pair(pg_target: str) -> AsyncIterator[tuple[SharedTableManager, SharedTableManager]]:
-    clock = FakeClock()
-    a, b = await worker(pg_target, "w1", clock), await worker(pg_target, "w2", clock)
-    try:
-        yield a, b
-    finally:
-        for m in (a, b):
-            await m.drain()
-            await m.shared.close()
 
 
 async def senders(m: SharedTableManager) -> dict[str, str]:
