@@ -40,6 +40,13 @@ class MetaWriter:
         # One caller giving up must not cancel the batch the others wait for.
         await asyncio.shield(batch)
 
+    async def flush(self) -> None:
+        """Until every value written so far has committed (or failed): a relay lets a
+        chat's lease go only after its adapters' values — the group budget's calls — are
+        stored, so the next sender's recall sees them."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
     async def _write_all(self) -> None:
         while self._pending:
             values, self._pending = self._pending, {}

@@ -102,12 +102,13 @@ class OutboxRelay:
         monotonic: Callable[[], float] = time.monotonic,
         margin: float | None = None,
         linger: float = 0.0,
+        stored: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
-        # Seconds a lease is held idle once its messages are out (0: let go at once).
-        # Meanwhile this worker sends the chat's next messages too — it hears the other
-        # workers' commits (``lingers``) — instead of each committing worker taking the
-        # chat over in turn, recalling its adapter values from the store each time.
+        self.stored = stored  # before a claim that may let go (``_claim``)
+        # Seconds a lease is held idle once its messages are out (0: let go at once):
+        # meanwhile this worker sends the chat's next messages too (``lingers``), instead
+        # of each committing worker taking the chat over and recalling its values.
         self.linger = linger
         self._idle: dict[str, float] = {}  # lease → monotonic end of its idle hold
         # A message's mark commits on connections nothing else takes (bot.store.Lane).
@@ -266,6 +267,11 @@ class OutboxRelay:
         attempt noted on each, and keep the lease while there is more to send or let it
         go — one statement on PostgreSQL. Returns the lease and the messages; raises
         ``_LeaseLost`` if another worker took the lease (nothing marked or claimed)."""
+        if self.stored is not None:
+            # What the adapters wrote while sending (the group budget's calls) stored
+            # first: the calls' acks come before those writes, and the next holder
+            # recalls the budget from the store.
+            await self.stored()
         asked = self.monotonic()
         idle = -1.0 if owner in self._again else self._idle_until(owner, asked)
         batch = Batch(settled, self._chats_of(owner), self.batch, owner in self._again, idle)

@@ -74,7 +74,7 @@ FOLLOW_READS = 4
 # of the lease: longer than a table's usual gap between commands, so one worker sends a
 # busy chat's messages while it plays; no longer than a lease, so a dead worker's chats
 # wait no longer than its in-flight messages do.
-LINGER_OF_LEASE = 0.8
+LINGER = 0.8
 
 
 class SharedTableManager(TableManager):
@@ -92,8 +92,7 @@ class SharedTableManager(TableManager):
         super().__init__(store=store, **options)
         self.shared: Store = store
         self.worker = worker or worker_id()
-        linger = LINGER_OF_LEASE * lease_seconds if relay_linger is None else relay_linger
-        self.relay_linger = linger
+        self.relay_linger = relay_linger if relay_linger is not None else LINGER * lease_seconds
         # The row version each cached table was read or written at; set only after the
         # commit, so a rolled-back step never passes for the truth.
         self._versions: dict[str, int] = {}
@@ -112,7 +111,8 @@ class SharedTableManager(TableManager):
             lease_seconds,
             timings=self.timings,
         )
-        self.meta = MetaWriter(bookkeeping, self.timings)
+        self.relay.stored = (meta := MetaWriter(bookkeeping, self.timings)).flush
+        self.meta = meta
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests

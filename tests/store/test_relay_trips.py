@@ -9,6 +9,7 @@ later one marks, renews the lease, claims and (the last) lets go. Both back ends
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -284,3 +285,47 @@ async def test_a_lingering_lease_keeps_the_chat_with_its_sender(store: Store) ->
     assert seen == [("w1", "k0", True), ("w1", "k1", False), ("w2", "k2", True)]
     async with store.transaction(readonly=True) as tx:
         assert await tx.chats_waiting(60.0, "w2") == []
+
+
+async def test_the_lease_is_let_go_only_once_the_adapters_values_are_stored(
+    store: Store,
+) -> None:
+    """A call's ack comes before its adapter stores the group budget's new call (a
+    batched write); the relay waits for those writes (``stored``) before the claim that
+    may let the lease go, so the next holder's recall sees every call made."""
+    events: list[str] = []
+
+    async def deliver(m: OutboxMessage) -> dict[str, Any]:
+        events.append(f"deliver {m.msg_key}")
+        ack = receipts.expect()
+        assert ack is not None
+        ack()
+        return {}
+
+    async def stored() -> None:
+        async with store.transaction(readonly=True) as tx:
+            held = await tx.holds_lease("tg:-5:", "w1", 50.0)
+        events.append(f"stored, lease held: {held}")
+
+    relay = OutboxRelay(store.background(), "w1", deliver, lambda: 50.0, stored=stored)
+    async with store.transaction() as tx:
+        await tx.enqueue("tg:-5:", "k0", "TableChanged", {}, 0.0)
+    assert await relay.pump_chat("tg:-5:") == 1
+    assert events == ["deliver k0", "stored, lease held: True"]
+    async with store.transaction(readonly=True) as tx:
+        assert not await tx.holds_lease("tg:-5:", "w1", 50.0)  # let go after
+
+
+async def test_the_meta_writer_flushes_what_was_written(store: Store) -> None:
+    from bot.cluster.metawriter import MetaWriter
+
+    writer = MetaWriter(store.background())
+    async with store.transaction() as tx:
+        await tx.write(TableWrite("tg:-5:", {"deal_no": 0}, True, 1.0))
+    pending = asyncio.ensure_future(writer.write("tg:-5:", "tg_sent", [1.0, 2.0]))
+    await asyncio.sleep(0)  # the write is queued, not yet committed
+    await writer.flush()
+    async with store.transaction(readonly=True) as tx:
+        assert await tx.load_table_meta("tg:-5:") == {"tg_sent": [1.0, 2.0]}
+    await pending
+    await writer.flush()  # nothing pending: at once
