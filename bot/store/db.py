@@ -265,7 +265,7 @@ def _points_of(w: TableWrite) -> list[str]:
     return points + ["hand"] * len(w.hands)
 
 
-# ``gouji_write_step``'s placeholders (``StoreTx._step_args``).
+# The parameter markers of ``gouji_write_step``'s call (``StoreTx._step_args``).
 _STEP_ARGS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB), ?, ?, ?, ?, ?, ?"
 # What a step was computed from besides the table: its group and that group's settings
 # as stored (None: none stored), for ``StoreTx.write_if``.
@@ -327,15 +327,16 @@ class StoreTx:
     async def write_if(self, w: TableWrite, expected: int, seen: Seen) -> int | None:
         """``write``, only if the table is still at version ``expected`` and its group's
         settings are still ``seen`` — checked under the table's lock, in the same
-        statement as the write (PostgreSQL only: ``gouji_write_step_if``, migration 7),
-        so a worker may run a command on its current copy with no transaction open and
-        commit it in one round trip. Returns the new version, or None (nothing written:
-        another worker changed the table or the settings; run it again under the lock).
+        statement as the write on PostgreSQL (``gouji_write_step_if``, migration 7), so a
+        worker may run a command on its current copy with no transaction open and commit
+        it in one round trip; SQLite checks and writes part by part in its transaction.
+        Returns the new version, or None (nothing written: another worker changed the
+        table or the settings; run it again under the lock).
 
         A statement commits whole or not at all, so the fault points (where the crash
         tests kill a process before the commit, ``commit`` the last) all come before it."""
         if self.tx.dialect is not Dialect.POSTGRES:
-            raise NotImplementedError("write_if is PostgreSQL's (one statement)")
+            return await self._write_if_each(w, expected, seen)
         for point in [*_points_of(w), "commit"]:
             self.fault(point)
         group, settings = seen
@@ -351,6 +352,14 @@ class StoreTx:
         )
         assert row is not None
         return None if row[0] is None else int(row[0])
+
+    async def _write_if_each(self, w: TableWrite, expected: int, seen: Seen) -> int | None:
+        """SQLite's ``write_if``: the check and the parts one by one, in the caller's
+        transaction under the table's lock (the file's write lock)."""
+        row, settings = await self.lock_table_and_settings(w.table_key, seen[0])
+        if (None if row is None else row.version) != expected or settings != seen[1]:
+            return None
+        return await self._write_each(w)
 
     async def _write_each(self, w: TableWrite) -> int:
         if w.settings is not None:

@@ -164,8 +164,16 @@ async def test_settings_changed_elsewhere_send_the_command_under_the_lock(
     assert a.settings_cache[CHAT.group_key].turn_seconds == 45  # read under the lock
 
 
-async def test_the_checked_write_writes_nothing_when_refused(pg_target: str) -> None:
-    store = Store(pg_target)
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_target(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite3")
+    return await new_pg_database(request.getfixturevalue("pg_server"))
+
+
+async def test_the_checked_write_writes_nothing_when_refused(any_target: str) -> None:
+    """Both back ends (the shell uses it on PostgreSQL; SQLite checks part by part)."""
+    store = Store(any_target)
     await store.open()
     try:
         write = TableWrite("tg:-5:", {"deal_no": 0}, True, 1.0, players=("u1",))
