@@ -176,6 +176,7 @@ class TelegramBot:
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)
         manager.subscribe_replies(self.ctx.relayed)
+        manager.subscribe_recalls(self.sender.recall_chat)
         self._initialized = False
 
     async def initialize(self) -> None:

@@ -35,7 +35,8 @@ outbox marks the message sent only then. Right before such a job's call the Send
 whether the relay is still sure of its lease on the chat (``Ack.live``): if not, the
 call is not made and the acknowledgement is abandoned — whoever holds the chat now sends
 it (lease fencing, bot.cluster.relay). A relay that has just taken the chat over from
-another worker makes the budget recall the window the others stored.
+another worker makes the budget recall the window the others stored (``recall_chat``,
+before the relay hands anything over).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from dataclasses import dataclass, field
 from telegram.error import RetryAfter, TelegramError
 
 from bot.cluster import receipts
-from bot.table import Clock
+from bot.table import ChatRef, Clock
 
 from ..budget import BudgetMemory, RateBudget
 
@@ -164,7 +165,7 @@ class Sender:
         ``expendable``: a reply to a command, which may be shed when stale or when the
         queue is full (never an urgent one)."""
         lane = self._lane(chat_id)
-        ack = self._expect(chat_id)
+        ack = receipts.expect()
         post = _Post(job, [] if ack is None else [ack], self._since(), expendable and not urgent)
         if urgent:
             lane.urgent.append(post)  # the game's news: never shed
@@ -213,10 +214,12 @@ class Sender:
                 kept.append(post)
         lane.queue = kept
 
-    def _expect(self, chat_id: int) -> receipts.Ack | None:
-        if receipts.takeover():
-            self.budget.recall(chat_id)
-        return receipts.expect()
+    def recall_chat(self, chat_key: str) -> None:
+        """Another worker may have sent to this chat (a cluster's relay took its lease
+        over): its budget's window is recalled from the store at its next use."""
+        chat = ChatRef.from_key(chat_key)
+        if chat.platform == "tg":
+            self.budget.recall(int(chat.chat_id))
 
     def touch(self, chat_id: int, slot: Hashable, job: Job, interval: float) -> None:
         """Mark a coalesced edit as due: ``job`` runs once, no sooner than ``interval``
@@ -229,7 +232,7 @@ class Sender:
             current.job = job
             current.interval = interval
             current.dirty = True
-        ack = self._expect(chat_id)
+        ack = receipts.expect()
         if ack is not None:
             current.acks.append(ack)
         self._due[chat_id] = -math.inf

@@ -87,14 +87,10 @@ class Receipt:
 
     def __init__(
         self,
-        takeover: bool = False,
         guard: Callable[[], bool] = _always,
         key: str | None = None,
         queued: float | None = None,
     ) -> None:
-        # True when this worker has just taken the chat over from another sender: a
-        # budget kept in memory must be recalled from what the others stored.
-        self.takeover = takeover
         self.guard = guard
         self.key = key  # the outbox message's key
         # When the message was queued (wall-clock seconds): how long a reply has waited
@@ -182,9 +178,3 @@ def queued_at() -> float | None:
     is."""
     receipt = _current.get()
     return None if receipt is None else receipt.queued
-
-
-def takeover() -> bool:
-    """Whether the message being handed over comes with a chat just taken over."""
-    receipt = _current.get()
-    return receipt is not None and receipt.takeover

@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 
 # Send one message; returns what to keep of the answer (e.g. the new message's id).
 Deliver = Callable[[OutboxMessage], Awaitable[dict[str, Any]]]
+# Before the first message sent under a lease taken over from another sender: recall
+# the chat's adapter values (message ids, the group budget) as stored — for the lease
+# and the chats of the messages about to go.
+Recall = Callable[[str, list[str]], Awaitable[None]]
 # A message handed to the adapters: its receipt and what to keep of the answer.
 Handed = tuple[OutboxMessage, Receipt, dict[str, Any]]
 Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages that are out
@@ -65,9 +69,6 @@ class Lease:
     token: int
     sure_until: float  # monotonic: the expiry measured from before the call, less the margin
     monotonic: Callable[[], float]
-    # Taken right after this worker's own last lease of the chat (released or lapsed),
-    # with no other holder between: nobody else sent, so nothing needs recalling.
-    unbroken: bool = False
 
     def live(self) -> bool:
         return self.monotonic() < self.sure_until
@@ -103,8 +104,10 @@ class OutboxRelay:
         margin: float | None = None,
         linger: float = 0.0,
         stored: Callable[[], Awaitable[None]] | None = None,
+        recall: Recall | None = None,
     ) -> None:
         self.store = store
+        self.recall = recall  # on a takeover, before anything is sent
         self.stored = stored  # before a claim that may let go (``_claim``)
         # Seconds a lease is held idle once its messages are out (0: let go at once):
         # meanwhile this worker sends the chat's next messages too (``lingers``), instead
@@ -132,9 +135,8 @@ class OutboxRelay:
         self._busy: set[str] = set()
         self._again: set[str] = set()
         self._chats: dict[str, set[str]] = {}
-        # The last token this worker held per lease: the token goes up by one on every
-        # take after a release or lapse, so the next take by this worker gets exactly
-        # one more unless another worker held the lease in between (two or more).
+        # Per lease, the last token under which this worker's adapter values are known
+        # to be current (``_lease``, ``_recall_if_taken_over``).
         self._tokens: dict[str, int] = {}
 
     async def pump_chat(self, chat_key: str) -> int:
@@ -165,18 +167,37 @@ class OutboxRelay:
 
     def _lease(self, chat_key: str, token: int, asked: float, lease: Lease | None) -> Lease:
         """The lease as taken with ``token``, its expiry counted from ``asked`` (the clock
-        read before the call): ``lease`` renewed, or a new one."""
+        read before the call): ``lease`` renewed, or a new one.
+
+        The token goes up by one on every take after a release or lapse, so this worker's
+        next take gets exactly one more than its last unless another worker held the
+        lease in between (two or more): a takeover, recalled before anything is sent. A
+        takeover that finds nothing to send recalls nothing and records nothing, so the
+        next take is still one (the worker's values are as old as before)."""
         sure_until = asked + self.lease_seconds - self.margin
         last = self._tokens.get(chat_key)
-        self._tokens[chat_key] = token
-        self._idle.pop(chat_key, None)
-        if lease is None or token != lease.token:
+        if last is not None and token - last in (0, 1):
             # The same token: this worker's idle lease renewed; the next: taken right
             # after its own. Either way nobody else sent meanwhile.
-            unbroken = last is not None and token - last in (0, 1)
-            return Lease(token, sure_until, self.monotonic, unbroken=unbroken)
+            self._tokens[chat_key] = token
+        self._idle.pop(chat_key, None)
+        if lease is None or token != lease.token:
+            return Lease(token, sure_until, self.monotonic)
         lease.sure_until = sure_until
         return lease
+
+    async def _recall_if_taken_over(
+        self, owner: str, lease: Lease, waiting: list[OutboxMessage]
+    ) -> None:
+        """Before messages go out under a lease taken over from another sender: recall
+        the adapters' values (once per lease). (Updates for one chat reach every worker in
+        turn, so a chat's sender changes often; recalling on each of this worker's own
+        releases cost a read per delivery: 7 % of a worker's time at 120 tables.)"""
+        if self._tokens.get(owner) == lease.token:
+            return
+        if self.recall is not None:
+            await self.recall(owner, sorted({m.chat_key for m in waiting}))
+        self._tokens[owner] = lease.token
 
     async def _pump_chat(self, owner: str) -> int:
         sent = 0
@@ -195,13 +216,6 @@ class OutboxRelay:
             if lease is None:
                 return sent
             sent, settled = sent + len(settled), []
-            # Kept since the last batch (same token), or taken again right after this
-            # worker's own last lease (the next token): no one else sent meanwhile. Any
-            # other new lease is a takeover: the budget and message ids are recalled from
-            # the store. (Updates for one chat reach every worker in turn, so a chat's
-            # sender changes often; recalling on each of this worker's own releases cost
-            # a read per delivery: 7 % of a worker's time at 120 tables.)
-            held = lease is before or lease.unbroken
             self.timings.add("outbox_claim", time.perf_counter() - mark)
             if not waiting:
                 if owner in self._again:
@@ -210,10 +224,11 @@ class OutboxRelay:
                 return sent
             handed: list[Handed] = []
             with self.timings.phase("outbox_hand_over"):
+                await self._recall_if_taken_over(owner, lease, waiting)
                 for message in waiting:
                     if not lease.live():  # the claim itself was slow: not sure any more
                         break
-                    handed.append(await self._hand_over(message, not held, lease))
+                    handed.append(await self._hand_over(message, lease))
             marked, left = await self._deliveries(owner, handed, lease)
             if left is None or len(handed) < len(waiting):
                 # Not sure of the lease: nothing more goes out. It is left to lapse, not
@@ -330,8 +345,8 @@ class OutboxRelay:
             marked += len(out)
         return marked, []
 
-    async def _hand_over(self, message: OutboxMessage, takeover: bool, lease: Lease) -> Handed:
-        receipt = Receipt(takeover, lease.live, message.msg_key, message.created)
+    async def _hand_over(self, message: OutboxMessage, lease: Lease) -> Handed:
+        receipt = Receipt(lease.live, message.msg_key, message.created)
         with collecting(receipt):
             result = await self.deliver(message)
         return message, receipt, result

@@ -46,7 +46,6 @@ from ..table.manager import TableManager, checked_settings, off_loop_if_searchin
 from ..table.model import ChatRef, GroupSettings, TableStatus
 from ..table.outputs import Json, Reply, TableSnapshot
 from ..table.record import Table, table_from_json
-from . import receipts
 from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import restore_runtime, runtime_to_json
@@ -101,8 +100,8 @@ class SharedTableManager(TableManager):
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
         self.timings = Timings()
-        # Bookkeeping (the outbox, adapters' values) on connections of its own.
-        self.bookkeeping = bookkeeping = store.background()
+        self.bookkeeping = bookkeeping = store.background()  # the outbox, adapters' values
+        self.meta = meta = MetaWriter(bookkeeping, self.timings)
         self.relay = OutboxRelay(
             bookkeeping,
             self.worker,
@@ -110,9 +109,9 @@ class SharedTableManager(TableManager):
             self.clock.now,
             lease_seconds,
             timings=self.timings,
+            stored=meta.flush,
+            recall=self._recall,
         )
-        self.relay.stored = (meta := MetaWriter(bookkeeping, self.timings)).flush
-        self.meta = meta
         self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
@@ -639,7 +638,6 @@ class SharedTableManager(TableManager):
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         if message.kind == REPLY:
-            await self._recall_meta(message.chat_key)
             for sink in self._reply_sinks:
                 await sink(message.chat_key, message.payload)
             return {"worker": self.worker}
@@ -651,20 +649,19 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
-        await self._recall_meta(out.table)
         await self.publish((out,))
         return {"worker": self.worker}
 
-    async def _recall_meta(self, chat_key: str) -> None:
-        """On taking a chat over from another sender: its message ids and budget, as
-        stored — of every table under the chat's lease (a forum's topics spend one group
-        budget, which the adapter recalls from all of them)."""
-        if not receipts.takeover():
-            return
-        owner = lease_key(chat_key)
-        keys = {chat_key, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
+    async def _recall(self, owner: str, chats: list[str]) -> None:
+        """On taking a chat over from another sender, before anything is sent: its
+        message ids and budget as stored — of the chats about to be sent to and of every
+        table under the chat's lease (a forum's topics spend one group budget, which the
+        adapter recalls from all of them) — and the adapters forget what they counted."""
+        keys = {*chats, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
         for key in sorted(keys):
             await self._reload_meta(key)
+        for sink in self._recall_sinks:
+            sink(owner)
 
 
 class _OutOfDate(Exception):

@@ -57,6 +57,9 @@ Sink = Callable[[Out], Awaitable[None]]
 # An adapter's reply that is not a table output (an error text, a settings menu): the
 # chat's key and what the adapter needs to send it again (JSON).
 ReplySink = Callable[[str, dict[str, Json]], Awaitable[None]]
+# Told a chat's lease key when this worker takes the chat over from another sender
+# (bot.cluster): forget what it counted there (the group budget) and recall it as stored.
+RecallSink = Callable[[str], None]
 
 
 class _Sync:
@@ -127,6 +130,7 @@ class TableManager:
         self._locks: dict[str, asyncio.Lock] = {}
         self._sinks: list[Sink] = []
         self._reply_sinks: list[ReplySink] = []
+        self._recall_sinks: list[RecallSink] = []
         # Replay steppers' and private menus' state: in the store, so it survives a
         # restart and any worker answers their buttons.
         self.interactions = Interactions(store)
@@ -138,6 +142,11 @@ class TableManager:
     def subscribe_replies(self, sink: ReplySink) -> None:
         """Where ``relay_reply``'s replies are handed back to the adapters to send."""
         self._reply_sinks.append(sink)
+
+    def subscribe_recalls(self, sink: RecallSink) -> None:
+        """Who forgets a chat's in-memory counts when another worker may have sent there
+        (only a cluster's workers call them; one process is every chat's one sender)."""
+        self._recall_sinks.append(sink)
 
     def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
         """Queue a group-visible reply behind the chat's table messages, to be sent by the

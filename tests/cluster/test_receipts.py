@@ -89,8 +89,9 @@ async def test_taking_a_chat_over_recalls_the_budget_others_spent() -> None:
     assert sender.calls_in_window(GROUP) == 0
     memory.times = [clock.now() - 1.0] * 5  # another worker's calls
     assert sender.calls_in_window(GROUP) == 0  # this worker's own count
-    with receipts.collecting(receipts.Receipt(takeover=True)):
-        sender.post(GROUP, job([], "x"))
+    sender.recall_chat(f"tg:{GROUP}:7")  # a topic's lease key names its group
+    assert sender.calls_in_window(GROUP) == 5
+    sender.recall_chat("dc:1:2")  # another platform's chat: nothing of this budget
     assert sender.calls_in_window(GROUP) == 5
 
 

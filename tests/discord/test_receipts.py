@@ -84,7 +84,7 @@ async def test_a_message_created_twice_is_posted_once(fake: FakeDiscord) -> None
             await bot.sender.on_out(over)
         await bot.sender.drain()
         # The worker died before marking it sent: the next one sends the same message.
-        second = receipts.Receipt(key=f"{CHAT.key}#9.0", takeover=True)
+        second = receipts.Receipt(key=f"{CHAT.key}#9.0")
         with receipts.collecting(second):
             await bot.sender.on_out(over)
         await bot.sender.drain()

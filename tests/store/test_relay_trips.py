@@ -17,7 +17,7 @@ import pytest
 
 from bot.cluster import receipts
 from bot.cluster.relay import OutboxRelay
-from bot.store import Batch, OutboxMessage, Store, StoreTx, TableWrite
+from bot.store import Batch, OutboxMessage, Store, StoreTx, TableWrite, lease_key
 from bot.store.backend import Dialect, Row, Tx
 
 
@@ -132,31 +132,67 @@ async def test_a_claim_that_finds_the_chat_taken_is_rolled_back(store: Store) ->
     ]
 
 
+def recording_relay(
+    store: Store, worker: str, seen: list[tuple[str, str, bool]], **kw: Any
+) -> OutboxRelay:
+    """A relay whose deliveries note (worker, message, recalled just before)."""
+    recalled: list[str] = []
+
+    async def recall(owner: str, chats: list[str]) -> None:
+        assert lease_key(owner) == owner and chats
+        recalled.append(owner)
+
+    async def deliver(m: OutboxMessage) -> dict[str, Any]:
+        seen.append((worker, m.msg_key, bool(recalled)))
+        recalled.clear()
+        ack = receipts.expect()
+        assert ack is not None
+        ack()
+        return {}
+
+    return OutboxRelay(store.background(), worker, deliver, lambda: 50.0, recall=recall, **kw)
+
+
 async def test_a_worker_taking_its_own_last_lease_again_recalls_nothing(store: Store) -> None:
     """A chat's sender changes often (its updates reach every worker in turn), and each
     pump lets the lease go when done. Taking it again right after this worker's own
     release (the next token: nobody held it in between) is no takeover — the adapter's
     budget and message ids are its own — while a lease another worker held in between is
     one, and so is the first."""
-    seen: dict[str, list[bool]] = {"w1": [], "w2": []}
-
-    def relay(worker: str) -> OutboxRelay:
-        async def deliver(m: OutboxMessage) -> dict[str, Any]:
-            seen[worker].append(receipts.takeover())
-            ack = receipts.expect()
-            assert ack is not None
-            ack()
-            return {}
-
-        return OutboxRelay(store.background(), worker, deliver, lambda: 50.0)
-
-    w1, w2 = relay("w1"), relay("w2")
+    seen: list[tuple[str, str, bool]] = []
+    w1, w2 = recording_relay(store, "w1", seen), recording_relay(store, "w2", seen)
     for n, sender in enumerate((w1, w1, w1, w2, w1, w1)):
         async with store.transaction() as tx:
             await tx.enqueue("tg:-5:", f"k{n}", "TableChanged", {}, 0.0)
         assert await sender.pump_chat("tg:-5:") == 1
-    assert seen["w1"] == [True, False, False, True, False]
-    assert seen["w2"] == [True]
+    assert [(w, r) for w, _, r in seen] == [
+        ("w1", True),
+        ("w1", False),
+        ("w1", False),
+        ("w2", True),
+        ("w1", True),
+        ("w1", False),
+    ]
+
+
+async def test_a_takeover_that_found_nothing_to_send_is_still_one_at_the_next_take(
+    store: Store,
+) -> None:
+    """A worker that takes a chat over from another and finds nothing to send recalls
+    nothing then — but its values are as old as before, so its next take (the next
+    token, right after its own) still recalls. (Counting that take as continuous let a
+    worker send with a budget a minute old: 29 calls in a forum's minute.)"""
+    seen: list[tuple[str, str, bool]] = []
+    w1, w2 = recording_relay(store, "w1", seen), recording_relay(store, "w2", seen)
+    for n, sender in enumerate((w1, w2)):
+        async with store.transaction() as tx:
+            await tx.enqueue("tg:-5:", f"k{n}", "TableChanged", {}, 0.0)
+        assert await sender.pump_chat("tg:-5:") == 1
+    assert await w1.pump_chat("tg:-5:") == 0  # taken over from w2, nothing waiting
+    async with store.transaction() as tx:
+        await tx.enqueue("tg:-5:", "k2", "TableChanged", {}, 0.0)
+    assert await w1.pump_chat("tg:-5:") == 1
+    assert seen == [("w1", "k0", True), ("w2", "k1", True), ("w1", "k2", True)]
 
 
 async def test_a_later_claim_marks_claims_and_lets_go_only_under_its_lease(store: Store) -> None:
@@ -246,22 +282,11 @@ async def test_a_lingering_lease_keeps_the_chat_with_its_sender(store: Store) ->
     seen: list[tuple[str, str, bool]] = []
 
     def relay(worker: str) -> OutboxRelay:
-        async def deliver(m: OutboxMessage) -> dict[str, Any]:
-            seen.append((worker, m.msg_key, receipts.takeover()))
-            ack = receipts.expect()
-            assert ack is not None
-            ack()
-            return {}
-
-        return OutboxRelay(
-            store.background(),
-            worker,
-            deliver,
-            lambda: clock[0],
-            linger=4.0,
-            monotonic=lambda: clock[0],
-            margin=1.0,
+        made = recording_relay(
+            store, worker, seen, linger=4.0, monotonic=lambda: clock[0], margin=1.0
         )
+        made.now = lambda: clock[0]
+        return made
 
     async def queue(key: str) -> None:
         async with store.transaction() as tx:
