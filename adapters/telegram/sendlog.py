@@ -2,8 +2,11 @@
 
 Every live table of a chat (a group has one; a forum has one per topic, all sharing the
 group's budget) carries the chat's recent call times, so whichever tables survive a
-restart bring the window back. A chat with no live table at the restart has nothing
-to recall; its budget then starts empty (see docs/telegram.md).
+restart bring the window back — and on a cluster's worker, so do tables that ended
+lately (``TableManager.memory_keys``: a match's last messages go out after the commit
+that ended it, perhaps by a worker that has just taken the chat over). A single process
+with no live table in a chat at its restart has nothing to recall; its budget there
+then starts empty (see docs/telegram.md).
 """
 
 from __future__ import annotations
@@ -21,15 +24,14 @@ class TableMetaMemory:
         self.manager = manager
 
     def _keys(self, chat: Hashable) -> list[str]:
-        return self.manager.live_keys(ChatRef("tg", str(chat), None).key)
+        return self.manager.memory_keys(ChatRef("tg", str(chat), None).key)
 
     def load(self, chat: Hashable) -> Sequence[float]:
         # Each table of the chat holds the whole list (possibly an older copy): merge
         # them as multisets, so calls made at the same instant all count.
         merged: Counter[float] = Counter()
         for key in self._keys(chat):
-            snap = self.manager.snapshot(key)
-            stored = dict(snap.meta).get(SENT) if snap is not None else None
+            stored = self.manager.remembered(key).get(SENT)
             if isinstance(stored, list):
                 merged |= Counter(float(x) for x in stored if isinstance(x, int | float))
         return sorted(merged.elements())

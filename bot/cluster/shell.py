@@ -22,7 +22,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 from ..engine.actions import Action
@@ -39,6 +39,7 @@ from ..store import (
     lease_key,
 )
 from ..store import Deadline as DeadlineRow
+from ..table.cache import BoundedDict
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
 from ..table.interactions import Interactions
@@ -69,6 +70,8 @@ REPLY = "Reply"
 # Reloads of other workers' commits reading at once, of the bookkeeping's 10 connections
 # (``bot.store.postgres.POOL_SIZES``): the relay keeps the rest.
 FOLLOW_READS = 4
+# Tables that ended lately whose adapter values a worker keeps (``memory_keys``).
+ENDED_KEPT = 4096
 # How long a chat's lease is held idle after its messages are out (``load``), as a share
 # of the lease: longer than a table's usual gap between commands, so one worker sends a
 # busy chat's messages while it plays; no longer than a lease, so a dead worker's chats
@@ -92,9 +95,9 @@ class SharedTableManager(TableManager):
         self.shared: Store = store
         self.worker = worker or worker_id()
         self.relay_linger = relay_linger if relay_linger is not None else LINGER * lease_seconds
-        # The row version each cached table was read or written at; set only after the
-        # commit, so a rolled-back step never passes for the truth.
-        self._versions: dict[str, int] = {}
+        self._versions: dict[str, int] = {}  # per cached table, its row's; after the commit
+        # The adapter values of tables that ended lately (``memory_keys``).
+        self._ended: BoundedDict[str, dict[str, Json]] = BoundedDict(ENDED_KEPT)
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
@@ -247,6 +250,18 @@ class SharedTableManager(TableManager):
         self.settings_cache[chat.group_key] = settings
         return settings
 
+    def memory_keys(self, prefix: str) -> list[str]:
+        """The live tables under ``prefix`` and those that ended lately: the group budget's
+        memory of a chat whose table has just ended (its last messages — the match's end
+        — go out after that commit, perhaps by a worker that takes the chat over then)."""
+        ended = (k for k in self._ended if k.startswith(prefix) and k not in self.tables)
+        return sorted({*self.live_keys(prefix), *ended})
+
+    def remembered(self, key: str) -> Mapping[str, Json]:
+        if key in self.tables:
+            return super().remembered(key)
+        return self._ended.get(key) or {}
+
     async def set_meta(self, key: str, name: str, value: Json) -> None:
         """An adapter's value (a message id, the group budget's recent calls): a row of
         its own, committed without the table's lock and without a new table version, so
@@ -259,6 +274,8 @@ class SharedTableManager(TableManager):
             await self.meta.write(key, name, value)
             if key in self.tables:
                 self.meta_of(key)[name] = value
+            elif key in self._ended:
+                self._ended[key][name] = value
 
     async def load(self) -> int:
         """Nothing to resume (every step was committed whole; deadlines are rows): read the
@@ -296,18 +313,24 @@ class SharedTableManager(TableManager):
             task.add_done_callback(lambda _: self._refreshing.pop(key, None))
 
     def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
-        if key not in self.tables:
+        if key not in self.tables and key not in self._ended:
             return  # read with the table when it is loaded
-        if has_value:
+        if not has_value:
+            self._task(self._reload_meta(key))
+        elif key in self.tables:
             self.meta_of(key)[name] = value
         else:
-            self._task(self._reload_meta(key))
+            self._ended[key][name] = value
 
-    async def _reload_meta(self, key: str) -> None:
+    async def _reload_meta(self, key: str, ended: bool = False) -> None:
+        """Read a table's adapter values as stored (``ended``: kept even without a live
+        table in memory, for ``memory_keys``)."""
         async with self.bookkeeping.transaction(readonly=True) as tx:
             rows = await tx.load_table_meta(key)
         if key in self.tables:
             self.meta_of(key).update(rows)
+        elif ended or key in self._ended:
+            self._ended[key] = {**(self._ended.get(key) or {}), **rows}
 
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of.
@@ -391,6 +414,7 @@ class SharedTableManager(TableManager):
     ) -> Table | None:
         if row is None or not row.live:
             if key in self.tables:
+                self._ended[key] = dict(self.meta_of(key))
                 self.forget(key)
             self._versions.pop(key, None)
             self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
@@ -657,9 +681,9 @@ class SharedTableManager(TableManager):
         message ids and budget as stored — of the chats about to be sent to and of every
         table under the chat's lease (a forum's topics spend one group budget, which the
         adapter recalls from all of them) — and the adapters forget what they counted."""
-        keys = {*chats, *(k for k in self.live_keys(owner) if lease_key(k) == owner)}
+        keys = {*chats, *(k for k in self.memory_keys(owner) if lease_key(k) == owner)}
         for key in sorted(keys):
-            await self._reload_meta(key)
+            await self._reload_meta(key, ended=True)
         for sink in self._recall_sinks:
             sink(owner)
 

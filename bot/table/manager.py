@@ -262,6 +262,16 @@ class TableManager:
             k: t.match_seed for k, t in self._tables.items() if k.startswith(prefix) and t.live()
         }
 
+    def memory_keys(self, prefix: str) -> list[str]:
+        """The tables whose adapter values keep the memory of the chats under ``prefix``
+        (the Telegram group budget's recent calls): the live ones in memory. (A cluster's
+        worker adds tables that ended lately: bot.cluster.shell.)"""
+        return self.live_keys(prefix)
+
+    def remembered(self, key: str) -> Mapping[str, Json]:
+        """A table's adapter values as this process knows them (read-only)."""
+        return self._meta.get(key, {})
+
     async def leaderboard(self, group_key: str, limit: int = 10) -> list[PlayerStats]:
         if self.store is None:
             return []

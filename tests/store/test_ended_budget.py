@@ -1,0 +1,65 @@
+"""A chat's group budget outlives its table by a window: the last messages of a match (its
+end, the final table edit) go out after the commit that ended the table, perhaps by a
+worker that takes the chat over only then — or by one just restarted. The budget's memory
+is the tables' adapter values, and an ended table is no live one; a worker keeps the
+values of tables that ended lately (``memory_keys``) and a takeover recalls them from the
+store, so that worker counts the calls the others made. (The cluster benchmark counted 21
+calls in a group's minute: a silent table timed out just after a worker's restart, and
+its match-end messages went out with an empty budget.) Both back ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adapters.telegram.sendlog import SENT, TableMetaMemory
+from bot.cluster.shell import SharedTableManager
+from bot.store import Store, TableWrite
+from bot.table import Actor, ChatRef, FakeClock
+from bot.table.commands import OpenTable
+
+GROUP = -100600
+KEY = f"tg:{GROUP}:"
+TIMES = [1000.0 + i for i in range(12)]  # another worker's calls (wall-clock seconds)
+
+
+async def ended_table(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.write(TableWrite(KEY, {"ended": True}, False, 1.0))
+    async with store.statement() as tx:
+        await tx.set_table_meta_many([(KEY, SENT, TIMES)])
+
+
+async def test_a_takeover_recalls_the_budget_of_a_table_that_just_ended(store: Store) -> None:
+    await ended_table(store)
+    manager = SharedTableManager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
+    memory = TableMetaMemory(manager)
+    assert list(memory.load(GROUP)) == []  # nothing known before the takeover
+    recalled: list[list[float]] = []
+
+    async def sink(chat_key: str, payload: dict[str, Any]) -> None:
+        recalled.append(list(memory.load(GROUP)))  # what the adapter's budget would load
+
+    manager.subscribe_replies(sink)
+    assert manager.relay_reply(KEY, {"text": "比赛结束"})
+    await manager.drain()
+    assert recalled == [TIMES]
+    # Its own calls then count there too (written to the ended table's values).
+    await manager.set_meta(KEY, SENT, [*TIMES, 1012.0])
+    assert list(memory.load(GROUP)) == [*TIMES, 1012.0]
+    assert manager.memory_keys(KEY) == [KEY]
+    assert manager.memory_keys("tg:-5:") == []
+
+
+async def test_a_worker_keeps_the_values_of_a_table_it_saw_end(store: Store) -> None:
+    """A worker whose copy of a live table is replaced by the ended row keeps that
+    table's adapter values (its budget's memory) rather than forgetting them with it."""
+    manager = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    await manager.load()
+    await manager.handle(OpenTable(chat=ChatRef("tg", str(GROUP)), actor=Actor("1", "甲")))
+    assert KEY in manager.tables
+    await manager.set_meta(KEY, SENT, TIMES)
+    assert list(TableMetaMemory(manager).load(GROUP)) == TIMES
+    await ended_table(store)  # another worker ended it
+    await manager.refresh(KEY)
+    assert KEY not in manager.tables
+    assert list(TableMetaMemory(manager).load(GROUP)) == TIMES
