@@ -3,7 +3,9 @@
 The ids are kept in the table's adapter meta (``TableManager.set_meta``), which the
 manager stores with the table, so after a restart the bot edits the same messages
 instead of posting new ones. A new match at the same chat starts with empty meta, so it
-gets new messages.
+gets new messages — and a stored ref names its match, so a cluster's worker that reads
+the previous match's ids back from the store (rows that outlive a table) before the new
+match stored its own does not take them for the new match's.
 """
 
 from __future__ import annotations
@@ -32,15 +34,27 @@ class MessageRef:
     image: Hashable | None = None
     caption: str | None = None
     markup: Hashable | None = None
+    # The match it shows (``TableSnapshot.match_id``; None: stored before it was kept).
+    match: int | None = None
 
     def to_json(self) -> dict[str, Json]:
-        return {"chat": self.chat_id, "message": self.message_id, "hand": self.hand_no}
+        ref: dict[str, Json] = {"chat": self.chat_id, "message": self.message_id}
+        ref["hand"] = self.hand_no
+        if self.match is not None:
+            ref["match"] = self.match
+        return ref
 
     @staticmethod
     def from_json(obj: Any) -> MessageRef | None:
         try:
-            return MessageRef(int(obj["chat"]), int(obj["message"]), int(obj["hand"]))
-        except (KeyError, TypeError, ValueError):
+            match = obj.get("match")
+            return MessageRef(
+                int(obj["chat"]),
+                int(obj["message"]),
+                int(obj["hand"]),
+                match=None if match is None else int(match),
+            )
+        except (AttributeError, KeyError, TypeError, ValueError):
             return None
 
 
@@ -55,23 +69,34 @@ class MessageBook:
         snap = self.manager.snapshot(key)
         return dict(snap.meta) if snap is not None else {}
 
+    def _stored(self, key: str, raw: Any) -> MessageRef | None:
+        """A stored ref, unless it shows another match at this chat: a worker of a
+        cluster may read the previous match's values back from the store before the new
+        match has stored its own (they are rows that outlive a table), and a new match
+        gets messages of its own."""
+        ref = MessageRef.from_json(raw)
+        snap = self.manager.snapshot(key)
+        if ref is None or ref.match is None or snap is None or ref.match == snap.match_id:
+            return ref
+        return None
+
     def table(self, key: str) -> MessageRef | None:
         ref = self._tables.get(key)
-        stored = MessageRef.from_json(self._meta(key).get(TABLE))
+        stored = self._stored(key, self._meta(key).get(TABLE))
         if stored is None:
             self._tables.pop(key)  # a new match: its own message
             return None
-        if ref is None or ref.message_id != stored.message_id:
+        if ref is None or (ref.message_id, ref.match) != (stored.message_id, stored.match):
             ref = self._tables[key] = stored
         return ref
 
     def hand(self, key: str, user: str) -> MessageRef | None:
         ref = self._hands.get((key, user))
-        stored = MessageRef.from_json(self._meta(key).get(HANDS, {}).get(user))
+        stored = self._stored(key, self._meta(key).get(HANDS, {}).get(user))
         if stored is None:
             self._hands.pop((key, user))
             return None
-        if ref is None or ref.message_id != stored.message_id:
+        if ref is None or (ref.message_id, ref.match) != (stored.message_id, stored.match):
             ref = self._hands[(key, user)] = stored
         return ref
 

@@ -69,9 +69,15 @@ class Shown:
     def mark(self, ref: MessageRef) -> None:
         ref.image, ref.caption, ref.markup = self.image, self.caption, self.markup_key
 
-    def ref(self, msg: Message, hand_no: int) -> MessageRef:
+    def ref(self, msg: Message, snap: TableSnapshot) -> MessageRef:
         return MessageRef(
-            msg.chat.id, msg.message_id, hand_no, self.image, self.caption, self.markup_key
+            msg.chat.id,
+            msg.message_id,
+            snap.hand_no,
+            self.image,
+            self.caption,
+            self.markup_key,
+            match=snap.match_id,
         )
 
 
@@ -224,7 +230,7 @@ class Publisher:
             message_thread_id=_thread(chat),
             filename="table.png",
         )
-        await ctx.book.set_table(snap.key, shown.ref(msg, snap.hand_no))
+        await ctx.book.set_table(snap.key, shown.ref(msg, snap))
 
     async def _edit(
         self, ref: MessageRef, shown: Shown, render: Callable[[], bytes], filename: str
@@ -313,7 +319,7 @@ class Publisher:
             filename="hand.png",
         )
         ctx.dm_ok.add(priv.user_id)
-        await ctx.book.set_hand(snap.key, priv.user_id, shown.ref(msg, snap.hand_no))
+        await ctx.book.set_hand(snap.key, priv.user_id, shown.ref(msg, snap))
 
     def _retire_hand(self, key: str, user: str) -> None:
         """The player left mid-match: their hand message keeps its picture, loses its buttons."""

@@ -1,0 +1,68 @@
+"""A new match at a chat gets table and hand messages of its own, as on one process —
+also when another worker sends them. The adapters' values (message ids) are rows that
+outlive a table, so a worker reading them back before the new match stored its own
+got the previous match's: it edited the old match's table message instead of posting
+one (a stored message ref now names its match). Both back ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Update
+
+from adapters.telegram.book import MessageRef
+from bot.store import Store
+from bot.table import FakeClock
+from tests.store.test_forum import Worker, close_workers, tick
+from tests.telegram.fakeapi import FakeTelegram
+from tests.telegram.harness import GROUP_ID, USERS
+
+
+async def say(worker: Worker, who: dict[str, Any], text: str) -> None:
+    update = worker.fake.command(who, worker.fake.chats[GROUP_ID], text)
+    await worker.bot.app.process_update(Update.de_json(update, worker.bot.app.bot))
+
+
+async def test_a_new_match_opened_on_another_worker_posts_its_own_table_message(
+    store_target: str,
+) -> None:
+    clock = FakeClock()
+    fake = FakeTelegram(clock)
+    fake.add_group(GROUP_ID, "够级群")
+    fake.opened.update(u["id"] for u in USERS)
+    workers: list[Worker] = []
+    try:
+        for i in range(2):
+            store = Store(store_target)
+            await store.open()
+            workers.append(Worker(store, f"w{i + 1}", clock, fake))
+            await workers[-1].bot.initialize()
+        w1, w2 = workers
+        await say(w1, USERS[0], "/gouji")
+        await say(w1, USERS[0], "/stop")
+        for _ in range(5):
+            await tick(workers, clock)
+        first = [c.method for c in fake.sends_to(GROUP_ID)]
+        assert first.count("sendPhoto") == 1  # the first match's table message
+        old = next(m.message_id for m in fake.in_chat(GROUP_ID) if m.photo is not None)
+        w2.manager.seed_source = lambda: 8  # each match draws its own seed
+        await say(w2, USERS[1], "/gouji")  # a new match, on the other worker
+        for second in range(10):
+            await tick(workers, clock, second % 2)
+        for worker in workers:
+            await worker.manager.drain()
+        later = fake.sends_to(GROUP_ID)[len(first) :]
+        assert [c.method for c in later].count("sendPhoto") == 1  # its own message
+        edited = [c.params.get("message_id") for c in later if c.method.startswith("edit")]
+        assert old not in edited  # the old match's is left alone
+    finally:
+        await close_workers(workers)
+
+
+def test_a_stored_ref_names_its_match_and_reads_back_without_one() -> None:
+    ref = MessageRef(-5, 9, 2, match=77)
+    assert MessageRef.from_json(ref.to_json()) == MessageRef(-5, 9, 2, match=77)
+    legacy = {"chat": -5, "message": 9, "hand": 2}  # stored before refs named matches
+    assert MessageRef.from_json(legacy) == MessageRef(-5, 9, 2)
+    assert MessageRef.from_json({"chat": -5, "message": 9, "hand": 2, "match": "x"}) is None
+    assert MessageRef.from_json("junk") is None
