@@ -303,8 +303,7 @@ class Sender:
             return 0
         if tm.message_id is None:
             # After a restart the table's message id comes back from the store.
-            stored = dict(snap.meta).get("dc_message_id")
-            tm.message_id = int(stored) if isinstance(stored, int | str) else None
+            tm.message_id = stored_message_id(dict(snap.meta).get(MESSAGE_ID), snap.match_id)
         content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
         data = await table_png(snap)
@@ -330,7 +329,7 @@ class Sender:
             nonce=call_nonce(),
         )
         tm.message_id = message.id
-        await self.manager.set_meta(key, "dc_message_id", message.id)
+        await self.manager.set_meta(key, MESSAGE_ID, {"id": message.id, "match": snap.match_id})
         return calls + 1
 
     def _deadline(self, snap: TableSnapshot) -> float | None:
@@ -482,3 +481,20 @@ class Sender:
                 log.debug("old hand message already gone")
             pm.dm_message = None
         pm.last_role = None
+
+
+MESSAGE_ID = "dc_message_id"  # the table message's id and match, in the table's meta
+
+
+def stored_message_id(stored: object, match: int) -> int | None:
+    """The table message's id as stored, unless it shows another match at this channel:
+    the values are rows that outlive a table, and a cluster's worker may read the
+    previous match's back before the new match stored its own (a new match gets a
+    message of its own). A bare id was stored before the match was kept with it."""
+    if isinstance(stored, dict):
+        if stored.get("match") not in (None, match):
+            return None
+        stored = stored.get("id")
+    if isinstance(stored, int | str) and str(stored).isdigit():
+        return int(stored)
+    return None
