@@ -80,9 +80,12 @@ class RateBudget:
         return sent
 
     def recall(self, chat: Hashable) -> None:
-        """Forget what this process counted for ``chat``: the next use reloads the window
-        from the memory (another process may have sent there since: bot.cluster)."""
+        """Forget what this process counted for ``chat`` and reload the window from the
+        memory now (another process may have sent there since: bot.cluster). Now, not
+        at the next use: the memory is read right after it was brought up to date, and
+        a later reload of a table could put an older copy of it back meanwhile."""
         self._sent.pop(chat, None)
+        self._times(chat)
 
     def recent(self, chat: Hashable) -> list[float]:
         """The times of the calls still inside the window, oldest first."""

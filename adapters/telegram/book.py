@@ -38,8 +38,11 @@ class MessageRef:
     match: int | None = None
 
     def to_json(self) -> dict[str, Json]:
-        ref: dict[str, Json] = {"chat": self.chat_id, "message": self.message_id}
-        ref["hand"] = self.hand_no
+        ref: dict[str, Json] = {
+            "chat": self.chat_id,
+            "message": self.message_id,
+            "hand": self.hand_no,
+        }
         if self.match is not None:
             ref["match"] = self.match
         return ref
