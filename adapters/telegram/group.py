@@ -23,6 +23,7 @@ from bot.table import (
     StopMatch,
 )
 from bot.table.describe import reply_text
+from bot.table.outputs import Json
 
 from .callback import GroupPress
 from .context import Context, actor_of
@@ -55,6 +56,8 @@ class GroupCommands:
         self.ctx = ctx
         self.pub = pub
         self.menu = menu
+        # With several workers the table is posted again by the chat's one sender.
+        ctx.relayed_kinds["repost"] = self._relayed_repost
 
     # -- helpers ---------------------------------------------------------------------------
     def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: Lang) -> None:
@@ -74,6 +77,11 @@ class GroupCommands:
     def _anonymous(self, message: Message) -> bool:
         return message.sender_chat is not None
 
+    async def _relayed_repost(self, chat: ChatRef, payload: dict[str, Json]) -> None:
+        """``/gouji`` at a table: posted again by the chat's one sender, under its lease
+        and within the group budget (any worker may take the command)."""
+        self.pub.touch_table(chat.key, repost=True)
+
     # -- commands --------------------------------------------------------------------------
     async def gouji(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
         where = await self.ctx.group_call(update)
@@ -83,7 +91,8 @@ class GroupCommands:
         if await self.ctx.manager.current(chat) is not None:
             # Post the table again at the bottom of the chat, where people are looking.
             await self.ctx.manager.handle(OpenTable(chat=chat, actor=actor_of(user)))
-            self.pub.touch_table(chat.key, repost=True)
+            if not self.ctx.relay(chat, {"repost": chat.key}):
+                self.pub.touch_table(chat.key, repost=True)
             return
         can_dm = not self._anonymous(message) and await self.ctx.probe_dm(
             str(user.id), t("tg_dm_hello", lang)

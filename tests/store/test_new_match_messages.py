@@ -18,6 +18,17 @@ from tests.telegram.fakeapi import FakeTelegram
 from tests.telegram.harness import GROUP_ID, USERS
 
 
+async def until_photos(workers: list[Worker], fake: FakeTelegram, n: int) -> None:
+    """Let the seconds pass (at most a minute) until the group has seen ``n`` photos,
+    and a few more for what follows them."""
+    for second in range(60):
+        await tick(workers, fake.clock, second % 2)
+        if [c.method for c in fake.sends_to(GROUP_ID)].count("sendPhoto") >= n:
+            break
+    for second in range(3):
+        await tick(workers, fake.clock, second % 2)
+
+
 async def say(worker: Worker, who: dict[str, Any], text: str) -> None:
     update = worker.fake.command(who, worker.fake.chats[GROUP_ID], text)
     await worker.bot.app.process_update(Update.de_json(update, worker.bot.app.bot))
@@ -39,18 +50,15 @@ async def test_a_new_match_opened_on_another_worker_posts_its_own_table_message(
             await workers[-1].bot.initialize()
         w1, w2 = workers
         await say(w1, USERS[0], "/gouji")
+        await until_photos(workers, fake, 1)
         await say(w1, USERS[0], "/stop")
-        for _ in range(5):
-            await tick(workers, clock)
+        await until_photos(workers, fake, 1)
         first = [c.method for c in fake.sends_to(GROUP_ID)]
         assert first.count("sendPhoto") == 1  # the first match's table message
         old = next(m.message_id for m in fake.in_chat(GROUP_ID) if m.photo is not None)
         w2.manager.seed_source = lambda: 8  # each match draws its own seed
         await say(w2, USERS[1], "/gouji")  # a new match, on the other worker
-        for second in range(10):
-            await tick(workers, clock, second % 2)
-        for worker in workers:
-            await worker.manager.drain()
+        await until_photos(workers, fake, 2)
         later = fake.sends_to(GROUP_ID)[len(first) :]
         assert [c.method for c in later].count("sendPhoto") == 1  # its own message
         edited = [c.params.get("message_id") for c in later if c.method.startswith("edit")]
