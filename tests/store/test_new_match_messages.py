@@ -6,48 +6,17 @@ one (a stored message ref now names its match). Both back ends."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from telegram import Update
-
 from adapters.telegram.book import MessageRef
-from bot.store import Store
-from bot.table import FakeClock
-from tests.store.test_forum import Worker, close_workers, tick
-from tests.telegram.fakeapi import FakeTelegram
+from tests.store.group_workers import open_group_workers, say, until_photos
+from tests.store.test_forum import close_workers
 from tests.telegram.harness import GROUP_ID, USERS
-
-
-async def until_photos(workers: list[Worker], fake: FakeTelegram, n: int) -> None:
-    """Let the seconds pass (at most a minute) until the group has seen ``n`` photos,
-    and a few more for what follows them."""
-    for second in range(60):
-        await tick(workers, fake.clock, second % 2)
-        if [c.method for c in fake.sends_to(GROUP_ID)].count("sendPhoto") >= n:
-            break
-    for second in range(3):
-        await tick(workers, fake.clock, second % 2)
-
-
-async def say(worker: Worker, who: dict[str, Any], text: str) -> None:
-    update = worker.fake.command(who, worker.fake.chats[GROUP_ID], text)
-    await worker.bot.app.process_update(Update.de_json(update, worker.bot.app.bot))
 
 
 async def test_a_new_match_opened_on_another_worker_posts_its_own_table_message(
     store_target: str,
 ) -> None:
-    clock = FakeClock()
-    fake = FakeTelegram(clock)
-    fake.add_group(GROUP_ID, "够级群")
-    fake.opened.update(u["id"] for u in USERS)
-    workers: list[Worker] = []
+    fake, workers = await open_group_workers(store_target)
     try:
-        for i in range(2):
-            store = Store(store_target)
-            await store.open()
-            workers.append(Worker(store, f"w{i + 1}", clock, fake))
-            await workers[-1].bot.initialize()
         w1, w2 = workers
         await say(w1, USERS[0], "/gouji")
         await until_photos(workers, fake, 1)
