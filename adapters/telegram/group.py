@@ -56,8 +56,11 @@ class GroupCommands:
         self.ctx = ctx
         self.pub = pub
         self.menu = menu
-        # With several workers the table is posted again by the chat's one sender.
+        # With several workers the table is posted again, and a lobby line added under
+        # it, by the chat's one sender (an edit from the worker that took the command
+        # would be a second sender in the group, outside its budget).
         ctx.relayed_kinds["repost"] = self._relayed_repost
+        ctx.relayed_kinds["line"] = self._relayed_line
 
     # -- helpers ---------------------------------------------------------------------------
     def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: Lang) -> None:
@@ -66,7 +69,9 @@ class GroupCommands:
         if reply.ok and reply.key in LOBBY_LINES:
             user = message.from_user
             name = user.full_name if user is not None else ""
-            self.pub.table_line(chat.key, f"{name} · {reply_text(reply, lang)}")
+            line = f"{name} · {reply_text(reply, lang)}"
+            if not self.ctx.relay(chat, {"line": line}):
+                self.pub.table_line(chat.key, line)
             return
         self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
 
@@ -81,6 +86,13 @@ class GroupCommands:
         """``/gouji`` at a table: posted again by the chat's one sender, under its lease
         and within the group budget (any worker may take the command)."""
         self.pub.touch_table(chat.key, repost=True)
+
+    async def _relayed_line(self, chat: ChatRef, payload: dict[str, Json]) -> None:
+        """A lobby line (who sat down, bots added) under the table picture, shown by the
+        chat's one sender: its table message is the one edited."""
+        line = payload.get("line")
+        if isinstance(line, str):
+            self.pub.table_line(chat.key, line)
 
     # -- commands --------------------------------------------------------------------------
     async def gouji(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:

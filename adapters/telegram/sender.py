@@ -348,8 +348,11 @@ class Sender:
             log.info("chat %s: lease not sure, a message is left to the next sender", lane.chat_id)
             return
         made, settled = True, True
+        acks = taken if isinstance(source, _Slot) else job.acks if isinstance(job, _Post) else []
         try:
-            made = await job()
+            # What the job queues in turn goes out under the same lease, or not at all.
+            with receipts.following(acks):
+                made = await job()
         except RetryAfter as err:
             settled = False
             self._flooded(lane, job, source, taken, _retry_seconds(err))

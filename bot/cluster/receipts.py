@@ -151,6 +151,24 @@ def collecting(receipt: Receipt) -> Iterator[Receipt]:
         _current.reset(token)
 
 
+@contextlib.contextmanager
+def following(acks: list[Ack]) -> Iterator[None]:
+    """While the call of ``acks`` is made: what it queues in turn (deleting the message a
+    repost replaced, posting the table message again after someone deleted it) is fenced
+    by the same lease — made only while that relay is still sure of the chat, like the
+    call itself. No relay waits for those calls (their message is out already), so their
+    acknowledgements report to a receipt of their own. Without ``acks`` (one process, a
+    call no relay handed over) nothing changes."""
+    if not acks:
+        yield
+        return
+    token = _current.set(Receipt(acks[0]._guard))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
 def expect() -> Ack | None:
     """For an adapter queueing a platform call: the acknowledgement to call once the call
     returned, or None when no relay is waiting for it."""

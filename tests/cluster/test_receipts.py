@@ -128,6 +128,44 @@ async def test_an_edit_touched_under_a_live_lease_still_goes() -> None:
     assert calls == ["edit"] and kept.done and lost.abandoned
 
 
+async def test_what_a_call_queues_in_turn_goes_only_under_the_same_lease() -> None:
+    """A repost deletes the message it replaced, a table message someone deleted is posted
+    again: calls a job queues while it runs. They were made whoever held the chat by
+    then (a second sender); now they are fenced by the lease of the call that queued them.
+    A call no relay handed over queues its follow-up unfenced, as before."""
+    clock = FakeClock()
+    sender = Sender(clock)
+    calls: list[str] = []
+    sure = [True]
+
+    def then(chat: int, name: str, lapse: bool = False):  # type: ignore[no-untyped-def]
+        async def run() -> bool:
+            calls.append(name)
+            sender.post(chat, job(calls, f"{name}: follow-up"))
+            if lapse:
+                sure[0] = False  # the lease lapses before the follow-up's turn
+            return True
+
+        return run
+
+    with receipts.collecting(receipts.Receipt(guard=lambda: sure[0])) as handed:
+        sender.post(GROUP, then(GROUP, "repost"), urgent=True)
+    await sender.pump()
+    await sender.pump()
+    assert calls == ["repost", "repost: follow-up"] and handed.done
+    calls.clear()
+    with receipts.collecting(receipts.Receipt(guard=lambda: sure[0])) as lapsed:
+        sender.post(-300, then(-300, "edit", lapse=True))
+    await sender.pump()
+    await sender.pump()
+    assert calls == ["edit"] and lapsed.done  # its own call went out; the follow-up not
+    calls.clear()
+    sender.post(-400, then(-400, "direct"))  # no relay: nothing to fence by
+    await sender.pump()
+    await sender.pump()
+    assert calls == ["direct", "direct: follow-up"]
+
+
 def test_a_flood_answer_is_read_without_deprecation_warnings() -> None:
     """PTB 22 warns on every int read of ``retry_after`` (its own constructor reads it);
     the adapter opts in to timedelta periods (adapters/telegram/__init__.py), so a 429

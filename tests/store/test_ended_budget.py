@@ -15,7 +15,7 @@ from adapters.telegram.sendlog import SENT, TableMetaMemory
 from bot.cluster.shell import SharedTableManager
 from bot.store import Store, TableWrite
 from bot.table import Actor, ChatRef, FakeClock
-from bot.table.commands import OpenTable
+from bot.table.commands import OpenTable, StopMatch
 
 GROUP = -100600
 KEY = f"tg:{GROUP}:"
@@ -63,3 +63,28 @@ async def test_a_worker_keeps_the_values_of_a_table_it_saw_end(store: Store) -> 
     await manager.refresh(KEY)
     assert KEY not in manager.tables
     assert list(TableMetaMemory(manager).load(GROUP)) == TIMES
+
+
+async def test_a_table_this_worker_ended_itself_keeps_the_budget(store: Store) -> None:
+    """The worker whose own step ended the table holds it in memory, finished, for a
+    while: its values are the budget's memory there too, and a takeover's recall reads
+    the other workers' calls into them (it found no table at all, and recalled none)."""
+    manager = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    await manager.load()
+    chat, actor = ChatRef("tg", str(GROUP)), Actor("1", "甲")
+    await manager.handle(OpenTable(chat=chat, actor=actor))
+    assert (await manager.handle(StopMatch(chat=chat, actor=actor))).ok
+    assert KEY in manager.tables and not manager.tables[KEY].live()
+    assert manager.memory_keys(KEY) == [KEY]
+    async with store.statement() as tx:  # another worker's calls, stored meanwhile
+        await tx.set_table_meta_many([(KEY, SENT, TIMES)])
+    memory = TableMetaMemory(manager)
+    recalled: list[list[float]] = []
+
+    async def sink(chat_key: str, payload: dict[str, Any]) -> None:
+        recalled.append(list(memory.load(GROUP)))
+
+    manager.subscribe_replies(sink)
+    assert manager.relay_reply(KEY, {"text": "比赛结束"})
+    await manager.drain()
+    assert recalled == [TIMES]

@@ -1,0 +1,37 @@
+"""A lobby change (who sat down, bots added) shows as a line under the table picture,
+not as a reply of its own. With several workers that line goes through the outbox like
+every group message, so the chat's one sender edits the table message — not the worker
+that took the command, which edited it itself: a second sender in the group whose call
+the holder never counted (the cluster benchmark's 21 calls in a group's minute, during
+setup: ``/addbot`` taken by a worker that did not hold the group). Both back ends."""
+
+from __future__ import annotations
+
+import json
+
+from tests.store.group_workers import open_group_workers, say, until_photos
+from tests.store.test_forum import close_workers, tick
+from tests.telegram.harness import GROUP_ID, USERS
+
+
+async def test_a_lobby_line_from_another_worker_goes_through_the_outbox(store_target: str) -> None:
+    fake, workers = await open_group_workers(store_target)
+    try:
+        w1, w2 = workers
+        await say(w1, USERS[0], "/gouji")
+        await until_photos(workers, fake, 1)
+        await say(w2, USERS[0], "/addbot 2")  # the other worker takes the command
+        for second in range(12):  # the table edits are paced: a few slots' worth
+            await tick(workers, fake.clock, second % 2)
+        async with w1.store.transaction(readonly=True) as tx:
+            rows = await tx.tx.fetch("SELECT payload, state FROM outbox ORDER BY id")
+        lines = [(json.loads(p)["line"], str(s)) for p, s in rows if "line" in json.loads(p)]
+        assert [state for _, state in lines] == ["sent"]  # queued, and sent by the sender
+        calls = fake.sends_to(GROUP_ID)
+        assert len(calls) >= 2  # the table, and its edit showing the bots
+        assert lines[0][0] in calls[-1].params.get("caption", "")
+        # One worker made (and counted) every call in the group: its budget holds them all.
+        counted = [len(w.bot.sender.budget.recent(GROUP_ID)) for w in workers]
+        assert max(counted) == len(calls)
+    finally:
+        await close_workers(workers)
