@@ -256,10 +256,14 @@ class SharedTableManager(TableManager):
         memory of a chat whose table has just ended (its last messages — the match's end
         — go out after that commit, perhaps by a worker that takes the chat over then).
         An ended table this worker still holds counts too: left out, a takeover by the
-        worker that ended it recalled no calls at all (the cluster benchmark's 21)."""
+        worker that ended it recalled no calls at all (the cluster benchmark's 21).
+
+        A chat with no table at all (replies in a group where no game was opened) keeps
+        its values under its own key — a ``table_meta`` row with no table, which a
+        takeover's recall reads like a table's — so its budget too is one across workers."""
         held = (k for k in self.tables if k.startswith(prefix))
         ended = (k for k in self._ended if k.startswith(prefix))
-        return sorted({*held, *ended})
+        return sorted({*held, *ended}) or [prefix]
 
     def remembered(self, key: str) -> Mapping[str, Json]:
         if key in self.tables:

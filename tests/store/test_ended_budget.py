@@ -47,7 +47,7 @@ async def test_a_takeover_recalls_the_budget_of_a_table_that_just_ended(store: S
     await manager.set_meta(KEY, SENT, [*TIMES, 1012.0])
     assert list(memory.load(GROUP)) == [*TIMES, 1012.0]
     assert manager.memory_keys(KEY) == [KEY]
-    assert manager.memory_keys("tg:-5:") == []
+    assert manager.memory_keys("tg:-5:") == ["tg:-5:"]  # no table: the chat's own key
 
 
 async def test_a_worker_keeps_the_values_of_a_table_it_saw_end(store: Store) -> None:
@@ -88,3 +88,28 @@ async def test_a_table_this_worker_ended_itself_keeps_the_budget(store: Store) -
     assert manager.relay_reply(KEY, {"text": "比赛结束"})
     await manager.drain()
     assert recalled == [TIMES]
+
+
+async def test_a_chat_with_no_table_keeps_its_budget_across_workers(store: Store) -> None:
+    """Replies in a group where no game was opened (``/help``, ``/rules``, a settings
+    menu) spend the group's budget too. With no table the values live under the chat's
+    own key: the sender writes its calls there, and the next sender's recall reads them
+    (each worker counted only its own before)."""
+    key = "tg:-100700:"
+    first = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    assert first.memory_keys(key) == [key]
+    await TableMetaMemory(first).save(-100700, TIMES)  # w1's calls, as its budget stores them
+    await first.meta.flush()
+    async with store.transaction(readonly=True) as tx:
+        assert (await tx.load_table_meta(key))[SENT] == TIMES
+    second = SharedTableManager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
+    memory = TableMetaMemory(second)
+    recalled: list[list[float]] = []
+
+    async def sink(chat_key: str, payload: dict[str, Any]) -> None:
+        recalled.append(list(memory.load(-100700)))
+
+    second.subscribe_replies(sink)
+    assert second.relay_reply(key, {"text": "帮助"})
+    await second.drain()
+    assert recalled == [TIMES]  # w2 takes the chat over knowing w1's calls
