@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from bot.table import Clock
 
@@ -48,6 +48,11 @@ class NoMemory:
         return None
 
 
+class _Call(NamedTuple):
+    at: float  # clock time (monotonic in production)
+    wall: float  # wall-clock seconds, rounded: what the memory stores, the same every time
+
+
 class RateBudget:
     def __init__(
         self,
@@ -64,18 +69,18 @@ class RateBudget:
         self.clock = clock
         self.memory: BudgetMemory = memory or NoMemory()
         self.wall = wall
-        self._sent: dict[Hashable, deque[float]] = {}
+        self._sent: dict[Hashable, deque[_Call]] = {}
         self._sweep_at = SWEEP_AT
 
-    def _times(self, chat: Hashable) -> deque[float]:
+    def _times(self, chat: Hashable) -> deque[_Call]:
         sent = self._sent.get(chat)
         if sent is None:
             # First use in this process: what the previous one spent still counts.
             now, wall = self.clock.now(), self.wall()
-            recalled = sorted(now - (wall - w) for w in self.memory.load(chat))
-            sent = self._sent[chat] = deque(t for t in recalled if t > now - self.window)
+            recalled = sorted(_Call(now - (wall - w), w) for w in self.memory.load(chat))
+            sent = self._sent[chat] = deque(c for c in recalled if c.at > now - self.window)
         cutoff = self.clock.now() - self.window
-        while sent and sent[0] <= cutoff:
+        while sent and sent[0].at <= cutoff:
             sent.popleft()
         return sent
 
@@ -89,7 +94,7 @@ class RateBudget:
 
     def recent(self, chat: Hashable) -> list[float]:
         """The times of the calls still inside the window, oldest first."""
-        return list(self._times(chat))
+        return [call.at for call in self._times(chat)]
 
     def used(self, chat: Hashable) -> int:
         """Calls made in the last ``window`` seconds."""
@@ -107,7 +112,7 @@ class RateBudget:
             return self.clock.now()
         if over >= len(sent):
             return float("inf")  # the reserve alone fills the budget
-        return sent[over] + self.window
+        return sent[over].at + self.window
 
     def forget(self, chat: Hashable) -> None:
         """Drop a chat whose window is empty (nothing is lost: its memory has the same)."""
@@ -128,7 +133,8 @@ class RateBudget:
         """Count a call that has just been made, and remember it."""
         self._sweep()
         sent = self._times(chat)
-        now = self.clock.now()
-        sent.append(now)
-        wall = self.wall()
-        await self.memory.save(chat, [round(wall - (now - t), 3) for t in sent])
+        # Each call keeps the wall time it was stored with: converted again at every save,
+        # the same call came out a millisecond apart now and then, and the copies a forum's
+        # tables hold (merged as multisets) then counted it twice.
+        sent.append(_Call(self.clock.now(), round(self.wall(), 3)))
+        await self.memory.save(chat, [call.wall for call in sent])

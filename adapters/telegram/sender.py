@@ -93,7 +93,8 @@ class _Slot:
     job: Job
     interval: float
     dirty: bool = True
-    last: float = -math.inf
+    last: float = -math.inf  # when it last ran
+    called: float = -math.inf  # when it last ran and made a call
     acks: list[receipts.Ack] = field(default_factory=list)  # settled by the next run
 
 
@@ -335,20 +336,30 @@ class Sender:
             if self.clock.now() < lane.blocked_until:
                 return
 
-    async def _run_job(self, lane: _Lane, job: Job, source: deque[_Post] | _Slot) -> None:
-        # A slot's run renders the latest state: it settles every touch made so far.
-        taken: list[receipts.Ack] = []
+    def _fenced(
+        self, lane: _Lane, job: Job, source: deque[_Post] | _Slot
+    ) -> list[receipts.Ack] | None:
+        """The acknowledgements the job's call settles (a slot's run settles every touch
+        made so far); None when the call is not to be made: every relay that handed it
+        over is no longer sure of its lease (whoever holds the chat now sends it)."""
         if isinstance(source, _Slot):
             taken, source.acks = source.acks, []
             if taken:
                 taken = receipts.fence(taken)
                 if not taken:
-                    return  # touched only under leases now lost: their new holder edits
-        elif isinstance(job, _Post) and job.acks and not receipts.fence(job.acks):
+                    return None  # touched only under leases now lost: their new holder edits
+            return taken
+        if isinstance(job, _Post) and job.acks and not receipts.fence(job.acks):
             log.info("chat %s: lease not sure, a message is left to the next sender", lane.chat_id)
+            return None
+        return job.acks if isinstance(job, _Post) else []
+
+    async def _run_job(self, lane: _Lane, job: Job, source: deque[_Post] | _Slot) -> None:
+        acks = self._fenced(lane, job, source)
+        if acks is None:
             return
+        taken = acks if isinstance(source, _Slot) else []
         made, settled = True, True
-        acks = taken if isinstance(source, _Slot) else job.acks if isinstance(job, _Post) else []
         try:
             # What the job queues in turn goes out under the same lease, or not at all.
             with receipts.following(acks):
@@ -367,12 +378,24 @@ class Sender:
             _settle(job)
             for ack in taken:
                 ack()
+        await self._counted(lane, source, made)
+
+    async def _counted(self, lane: _Lane, source: deque[_Post] | _Slot, made: bool) -> None:
         if made and lane.limited:
             # Counted now that the call has been made (a refused call counts too:
             # it may have reached Telegram's counter).
             await self.budget.spend(lane.chat_id)
             if isinstance(source, _Slot):
                 lane.slot_sent.append(self.clock.now())
+        if isinstance(source, _Slot):
+            # The pace spaces calls: a run that found nothing to change (the table looks
+            # as it did) made none, and must not hold the next change a whole interval —
+            # nor the outbox relay, which waits for that edit before it claims the
+            # chat's next messages.
+            if made:
+                source.called = source.last
+            else:
+                source.last = source.called
 
     def _flooded(
         self,

@@ -437,6 +437,21 @@ class SharedTableManager(TableManager):
         self._versions[key] = row.version
         return t
 
+    async def _first_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
+        """The adapter values of a table read for the first time (later changes come
+        with their notifications). A copy held already keeps its own: this worker's and
+        those it heard since. The record carries the committing worker's copy of them,
+        which may be older — it had not yet heard the chat's sender store a new table or
+        hand message's id — and, put back over a held copy, it had a table message
+        posted again (``tests/store/test_forum.py``). The values are written by the
+        chat's one sender, and a sender taking the chat over reads them from the store
+        first (``_recall``)."""
+        meta = record.get("meta")
+        kept = self.meta_of(key)
+        kept.clear()
+        kept.update(meta if isinstance(meta, dict) else {})
+        kept.update(await tx.load_table_meta(key))
+
     async def _rebuild(
         self,
         tx: StoreTx,
@@ -451,12 +466,8 @@ class SharedTableManager(TableManager):
         with the row, if they are the ones it lacks)."""
         record = dict(row.record)
         t = table_from_json(record)
-        meta = record.get("meta")
-        kept = self.meta_of(key)
-        kept.clear()
-        kept.update(meta if isinstance(meta, dict) else {})
-        if cached is None:  # later changes come with their notifications
-            kept.update(await tx.load_table_meta(key))
+        if cached is None:
+            await self._first_meta(tx, key, record)
         if t.status is TableStatus.PLAYING and t.rules is not None:
             same_deal = (
                 cached is not None

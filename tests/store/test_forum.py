@@ -180,6 +180,11 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
         ]
         assert sorted(refusals) == [TOPICS[0]] * 21 + [TOPICS[1]] * 21  # each once
         assert len(calls) >= 44  # two table messages, 42 refusals: over two minutes' worth
+        # Each table message posted once: a worker's reload once put back the record's
+        # older copy of the adapter values, without the other topic's message id, and
+        # that topic's table was posted again (three times in all).
+        photos = sorted(c.params.get("message_thread_id") for c in calls if c.method == "sendPhoto")
+        assert photos == sorted(TOPICS)
         assert max_per_minute(calls) <= 20  # but never more than 20 in a minute
         assert not [c for c in fake.calls if c.error == 429]
         by = await senders(stores[0])

@@ -181,3 +181,26 @@ async def test_the_budget_forgets_chats_whose_window_is_empty() -> None:
     # Only the chats with a call in the last minute (and at most one sweep's growth) stay.
     assert len(budget._sent) <= 2 * 1024
     assert budget.used(-3000) == 1 and budget.used(-1) == 0
+
+
+async def test_a_call_is_stored_with_the_same_wall_time_at_every_save() -> None:
+    """The memory's copies are merged as multisets (a forum's tables each hold one): a
+    call converted to wall time again at each save came out a millisecond apart when the
+    two clocks were read a little apart, and the merge then counted it twice."""
+    clock = FakeClock()
+    memory = Memory()
+    skew = itertools.count(0.0, 0.0007)  # the wall clock read a little later each time
+
+    def wall() -> float:
+        return clock.now() + next(skew)
+
+    budget = RateBudget(20, 60.0, clock, memory, wall=wall)
+    await budget.spend(GROUP)
+    first = list(memory.saved[GROUP])
+    clock.advance(5.0)
+    await budget.spend(GROUP)
+    assert memory.saved[GROUP][0] == first[0]  # the first call, unchanged
+    restarted = RateBudget(20, 60.0, clock, memory, wall=wall)
+    await restarted.spend(GROUP)  # recalled, then saved again: still the same two times
+    assert memory.saved[GROUP][:2] == [first[0], memory.saved[GROUP][1]]
+    assert len(set(memory.saved[GROUP])) == 3

@@ -141,6 +141,38 @@ async def test_edits_coalesce_and_end_on_the_latest() -> None:
     assert len(log.calls) <= 8
 
 
+async def test_an_edit_that_changed_nothing_does_not_hold_the_next_one() -> None:
+    """The pace spaces calls. A run that found the message as it should be made none, so
+    the next change goes at once — it held a whole interval before (with several
+    workers the outbox relay waited for it, and the replies behind it grew stale)."""
+    clock = FakeClock()
+    sender = Sender(clock)
+    log = Log(clock)
+    changed = {"yes": False}
+
+    async def edit() -> bool:
+        if not changed["yes"]:
+            return False  # nothing to change: no call
+        log.calls.append((clock.now(), "edit"))
+        return True
+
+    sender.touch(GROUP, ("table", "k"), edit, 3.0)
+    await sender.pump()
+    assert log.calls == []
+    clock.advance(0.5)
+    changed["yes"] = True
+    sender.touch(GROUP, ("table", "k"), edit, 3.0)
+    await sender.pump()
+    assert log.calls == [(clock.now(), "edit")]  # not 3 s after the empty run
+    clock.advance(0.5)
+    sender.touch(GROUP, ("table", "k"), edit, 3.0)
+    await sender.pump()
+    assert len(log.calls) == 1  # a run that made a call still spaces the next
+    await run_for(sender, clock, 3)
+    (first, _), (second, _) = log.calls
+    assert 3.0 <= second - first < 4.0
+
+
 async def test_retry_after_pauses_only_that_chat() -> None:
     clock = FakeClock()
     sender = Sender(clock)
