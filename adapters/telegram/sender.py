@@ -357,6 +357,8 @@ class Sender:
     async def _run_job(self, lane: _Lane, job: Job, source: deque[_Post] | _Slot) -> None:
         acks = self._fenced(lane, job, source)
         if acks is None:
+            if isinstance(source, _Slot):
+                source.last = source.called  # no call made: the pace is untouched
             return
         taken = acks if isinstance(source, _Slot) else []
         made, settled = True, True
