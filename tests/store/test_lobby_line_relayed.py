@@ -29,7 +29,10 @@ async def test_a_lobby_line_from_another_worker_goes_through_the_outbox(store_ta
         assert [state for _, state in lines] == ["sent"]  # queued, and sent by the sender
         calls = fake.sends_to(GROUP_ID)
         assert len(calls) >= 2  # the table, and its edit showing the bots
-        assert lines[0][0] in calls[-1].params.get("caption", "")
+        last = calls[-1].params  # a caption edit, or a new picture with its caption
+        media = last.get("media")
+        caption = media.get("caption", "") if isinstance(media, dict) else last.get("caption", "")
+        assert lines[0][0] in caption
         # One worker made (and counted) every call in the group: its budget holds them all.
         counted = [len(w.bot.sender.budget.recent(GROUP_ID)) for w in workers]
         assert max(counted) == len(calls)
