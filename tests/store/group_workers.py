@@ -3,13 +3,15 @@ the helpers the cluster message tests share."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from telegram import Update
 
 from bot.store import Store
 from bot.table import FakeClock
-from tests.store.test_forum import Worker, tick
+from tests.store.test_forum import Worker, close_workers, tick
 from tests.telegram.fakeapi import FakeTelegram
 from tests.telegram.harness import GROUP_ID, USERS
 
@@ -43,3 +45,17 @@ async def until_photos(workers: list[Worker], fake: FakeTelegram, n: int) -> Non
 async def say(worker: Worker, who: dict[str, Any], text: str) -> None:
     update = worker.fake.command(who, worker.fake.chats[GROUP_ID], text)
     await worker.bot.app.process_update(Update.de_json(update, worker.bot.app.bot))
+
+
+@asynccontextmanager
+async def table_on_first(target: str) -> AsyncIterator[tuple[FakeTelegram, Worker, Worker]]:
+    """Two workers in the group, a table opened on the first (its message posted); the
+    workers are closed after."""
+    fake, workers = await open_group_workers(target)
+    try:
+        w1, w2 = workers
+        await say(w1, USERS[0], "/gouji")
+        await until_photos(workers, fake, 1)
+        yield fake, w1, w2
+    finally:
+        await close_workers(workers)

@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import json
 
-from tests.store.group_workers import open_group_workers, say, until_photos
-from tests.store.test_forum import close_workers, tick
+from tests.store.group_workers import say, table_on_first
+from tests.store.test_forum import tick
 from tests.telegram.harness import GROUP_ID, USERS
 
 
 async def test_a_lobby_line_from_another_worker_goes_through_the_outbox(store_target: str) -> None:
-    fake, workers = await open_group_workers(store_target)
-    try:
-        w1, w2 = workers
-        await say(w1, USERS[0], "/gouji")
-        await until_photos(workers, fake, 1)
+    async with table_on_first(store_target) as (fake, w1, w2):
         await say(w2, USERS[0], "/addbot 2")  # the other worker takes the command
         for second in range(12):  # the table edits are paced: a few slots' worth
-            await tick(workers, fake.clock, second % 2)
+            await tick([w1, w2], fake.clock, second % 2)
         async with w1.store.transaction(readonly=True) as tx:
             rows = await tx.tx.fetch("SELECT payload, state FROM outbox ORDER BY id")
         lines = [(json.loads(p)["line"], str(s)) for p, s in rows if "line" in json.loads(p)]
@@ -34,7 +30,5 @@ async def test_a_lobby_line_from_another_worker_goes_through_the_outbox(store_ta
         caption = media.get("caption", "") if isinstance(media, dict) else last.get("caption", "")
         assert lines[0][0] in caption
         # One worker made (and counted) every call in the group: its budget holds them all.
-        counted = [len(w.bot.sender.budget.recent(GROUP_ID)) for w in workers]
+        counted = [len(w.bot.sender.budget.recent(GROUP_ID)) for w in (w1, w2)]
         assert max(counted) == len(calls)
-    finally:
-        await close_workers(workers)

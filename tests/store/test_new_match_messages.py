@@ -7,19 +7,15 @@ one (a stored message ref now names its match). Both back ends."""
 from __future__ import annotations
 
 from adapters.telegram.book import MessageRef
-from tests.store.group_workers import open_group_workers, say, until_photos
-from tests.store.test_forum import close_workers
+from tests.store.group_workers import say, table_on_first, until_photos
 from tests.telegram.harness import GROUP_ID, USERS
 
 
 async def test_a_new_match_opened_on_another_worker_posts_its_own_table_message(
     store_target: str,
 ) -> None:
-    fake, workers = await open_group_workers(store_target)
-    try:
-        w1, w2 = workers
-        await say(w1, USERS[0], "/gouji")
-        await until_photos(workers, fake, 1)
+    async with table_on_first(store_target) as (fake, w1, w2):
+        workers = [w1, w2]
         await say(w1, USERS[0], "/stop")
         await until_photos(workers, fake, 1)
         first = [c.method for c in fake.sends_to(GROUP_ID)]
@@ -32,8 +28,6 @@ async def test_a_new_match_opened_on_another_worker_posts_its_own_table_message(
         assert [c.method for c in later].count("sendPhoto") == 1  # its own message
         edited = [c.params.get("message_id") for c in later if c.method.startswith("edit")]
         assert old not in edited  # the old match's is left alone
-    finally:
-        await close_workers(workers)
 
 
 def test_a_stored_ref_names_its_match_and_reads_back_without_one() -> None:

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import json
 
-from tests.store.group_workers import open_group_workers, say, until_photos
-from tests.store.test_forum import close_workers
+from tests.store.group_workers import say, table_on_first, until_photos
 from tests.telegram.harness import GROUP_ID, USERS
 
 
 async def test_a_repost_asked_on_another_worker_goes_through_the_outbox(store_target: str) -> None:
-    fake, workers = await open_group_workers(store_target)
-    try:
-        w1, w2 = workers
-        await say(w1, USERS[0], "/gouji")
-        await until_photos(workers, fake, 1)
+    async with table_on_first(store_target) as (fake, w1, w2):
         await say(w2, USERS[1], "/gouji")  # the table is there: post it again
-        await until_photos(workers, fake, 2)
+        await until_photos([w1, w2], fake, 2)
         photos = [c for c in fake.sends_to(GROUP_ID) if c.method == "sendPhoto"]
         assert len(photos) == 2  # the table, then the same table at the bottom
         async with w1.store.transaction(readonly=True) as tx:
             rows = await tx.tx.fetch("SELECT payload, state FROM outbox ORDER BY id")
         reposts = [str(state) for payload, state in rows if "repost" in json.loads(payload)]
         assert reposts == ["sent"]  # queued, and sent by the chat's sender
-    finally:
-        await close_workers(workers)
