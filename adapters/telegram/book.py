@@ -10,7 +10,7 @@ match stored its own does not take them for the new match's.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,20 +72,23 @@ class MessageBook:
         snap = self.manager.snapshot(key)
         return dict(snap.meta) if snap is not None else {}
 
-    def _stored(self, key: str, raw: Any) -> MessageRef | None:
-        """A stored ref, unless it shows another match at this chat: a worker of a
-        cluster may read the previous match's values back from the store before the new
-        match has stored its own (they are rows that outlive a table), and a new match
-        gets messages of its own."""
-        ref = MessageRef.from_json(raw)
+    def _stored(self, key: str, pick: Callable[[dict[str, Any]], Any]) -> MessageRef | None:
+        """The ref ``pick`` finds in the table's values, unless it shows another match at
+        this chat: a worker of a cluster may read the previous match's values back from
+        the store before the new match has stored its own (they are rows that outlive a
+        table), and a new match gets messages of its own. (One snapshot for both: this
+        runs before every table and hand message update.)"""
         snap = self.manager.snapshot(key)
-        if ref is None or ref.match is None or snap is None or ref.match == snap.match_id:
+        if snap is None:
+            return None
+        ref = MessageRef.from_json(pick(dict(snap.meta)))
+        if ref is None or ref.match is None or ref.match == snap.match_id:
             return ref
         return None
 
     def table(self, key: str) -> MessageRef | None:
         ref = self._tables.get(key)
-        stored = self._stored(key, self._meta(key).get(TABLE))
+        stored = self._stored(key, lambda meta: meta.get(TABLE))
         if stored is None:
             self._tables.pop(key)  # a new match: its own message
             return None
@@ -95,7 +98,7 @@ class MessageBook:
 
     def hand(self, key: str, user: str) -> MessageRef | None:
         ref = self._hands.get((key, user))
-        stored = self._stored(key, self._meta(key).get(HANDS, {}).get(user))
+        stored = self._stored(key, lambda meta: meta.get(HANDS, {}).get(user))
         if stored is None:
             self._hands.pop((key, user))
             return None
