@@ -307,6 +307,7 @@ class Driver:
         self.fake = api.fake
         self.workers = workers
         self.http = http
+        self.cpu = CpuMeter()
         self.turn = 0
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
@@ -532,6 +533,65 @@ async def settle(url: str, limit: float = 120.0) -> float:
     return time.monotonic() - start
 
 
+class CpuMeter:
+    """CPU seconds the workers, PostgreSQL and this driver used during play, from
+    ``/proc`` (sampled twice a second; a process first seen after the first sample — the
+    restarted worker, a new database session — counts from its start). A sturdier figure
+    than the answer times: what each command costs the machine, whatever the load."""
+
+    def __init__(self) -> None:
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.kind: dict[int, str] = {}
+        self.sampled = False
+
+    @staticmethod
+    def _cpu(pid: int) -> tuple[str, float] | None:
+        try:
+            raw = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return None
+        name = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        return name, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def sample(self, workers: list[int]) -> None:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        for pid in pids:
+            seen = self._cpu(pid)
+            if seen is None:
+                continue
+            name, used = seen
+            kind = (
+                "workers"
+                if pid in workers
+                else "postgres"
+                if name == "postgres"
+                else "driver"
+                if pid == os.getpid()
+                else ""
+            )
+            if not kind:
+                continue
+            self.kind[pid] = kind
+            self.first.setdefault(pid, used if not self.sampled else 0.0)
+            self.last[pid] = used
+        self.sampled = True
+
+    def used(self) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for pid, kind in self.kind.items():
+            out[kind] += self.last[pid] - self.first[pid]
+        return out
+
+
+async def meter_cpu(meter: CpuMeter, pool: Workers, until: float) -> None:
+    while time.monotonic() < until:
+        meter.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
+        await asyncio.sleep(0.5)
+    meter.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
+
+
 async def sample_waits(url: str, until: float) -> Counter[str]:
     """What the database's sessions are doing, sampled four times a second: where a
     command's time goes when no CPU is short (lock waits, I/O, the NOTIFY queue…)."""
@@ -572,6 +632,7 @@ async def drive(
         if h.n % SILENT != 0
     ]
     players.append(asyncio.create_task(watch_loop(driver.figures, until)))
+    players.append(asyncio.create_task(meter_cpu(driver.cpu, pool, until)))
     victim = pool.count - 1
     await asyncio.sleep(seconds * 0.4)
     pool.kill(victim)
@@ -726,10 +787,19 @@ def report(
     print(
         f"silent tables timed out: {len(stored.timeouts)} of {len(range(0, len(humans), SILENT))}"
     )
+    cpu = driver.cpu.used()
+    print(
+        f"CPU during play (s): workers {cpu['workers']:.1f}, postgres {cpu['postgres']:.1f}, "
+        f"driver {cpu['driver']:.1f}; per command: workers "
+        f"{1000 * cpu['workers'] / max(1, len(figs.command_ms)):.1f} ms, postgres "
+        f"{1000 * cpu['postgres'] / max(1, len(figs.command_ms)):.1f} ms"
+    )
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
     print(f"cluster_actions_per_second {stored.actions / total:.0f} actions/s")
     print(f"cluster_command_p95 {p95:.1f} ms")
+    served = max(1, len(figs.command_ms))
+    print(f"cluster_worker_cpu_per_command {1000 * cpu['workers'] / served:.1f} ms")
     print(f"cluster_lost_actions {lost} actions")
     print(f"cluster_double_timeouts {doubles} timeouts")
     print(f"cluster_duplicate_messages {duplicates} messages")
