@@ -31,6 +31,9 @@ Figures (the last lines, ``<name> <value> <unit>``):
 * ``cluster_duplicate_messages`` — outbox messages delivered by two workers, and new
   group messages the fake server got twice;
 * ``cluster_group_max_calls_60s`` — most sends and edits to one group in any 60 s.
+* ``cluster_worker_cpu_per_command`` — the workers' CPU seconds during play (``/proc``)
+  per command press: what a command costs, steadier than the answer times, which swing
+  with the load (comparable between runs that serve about as many commands).
 """
 
 from __future__ import annotations
