@@ -203,6 +203,9 @@ class OutboxRelay:
         sent = 0
         settled: Settled = []  # out, to be marked in the next commit
         lease: Lease | None = None
+        # Table edits handed over and not out yet (paced by the group's budget), carried
+        # past the next claim: the chat's later messages need not wait for them.
+        ahead: list[Handed] = []
         while True:
             mark = time.perf_counter()
             before = lease
@@ -210,34 +213,59 @@ class OutboxRelay:
                 if before is None:
                     lease, waiting = await self._open(owner)
                 else:
-                    lease, waiting = await self._claim(owner, before, settled)
+                    lease, waiting = await self._claim(owner, before, settled, ahead)
             except _LeaseLost:
+                if before is not None:
+                    before.drop()  # the edits carried ahead go out by the new holder
                 return sent  # nothing marked or claimed: the marks were void anyway
             if lease is None:
                 return sent
             sent, settled = sent + len(settled), []
             self.timings.add("outbox_claim", time.perf_counter() - mark)
+            if not waiting and ahead:
+                waiting_for, ahead = ahead, []  # nothing new: see the edits out, then mark
+                marked, left, _ = await self._deliveries(owner, waiting_for, lease)
+                if left is None:
+                    return self._lost(owner, lease, sent + marked)
+                sent, settled = sent + marked, left
+                continue
             if not waiting:
                 if owner in self._again:
                     self._again.discard(owner)
                     continue
                 return sent
-            handed: list[Handed] = []
-            with self.timings.phase("outbox_hand_over"):
-                await self._recall_if_taken_over(owner, lease, waiting)
-                for message in waiting:
-                    if not lease.live():  # the claim itself was slow: not sure any more
-                        break
-                    handed.append(await self._hand_over(message, lease))
-            marked, left = await self._deliveries(owner, handed, lease)
-            if left is None or len(handed) < len(waiting):
-                # Not sure of the lease: nothing more goes out. It is left to lapse, not
-                # released: a call already on its way keeps the margin before another
-                # worker may send the rest.
-                lease.drop()
-                self._idle.pop(owner, None)
-                return sent + marked
+            handed = await self._hand_over_all(owner, lease, waiting)
+            complete = len(handed) == len(waiting)
+            # Claim past pending edits only when more may be waiting (a full batch, or
+            # more asked for meanwhile): else it would cost a claim that finds nothing.
+            more = len(waiting) >= self.batch or owner in self._again
+            marked, left, ahead = await self._deliveries(
+                owner, ahead + handed, lease, carry=complete and more
+            )
+            if left is None or not complete:
+                return self._lost(owner, lease, sent + marked)
             sent, settled = sent + marked, left
+
+    async def _hand_over_all(
+        self, owner: str, lease: Lease, waiting: list[OutboxMessage]
+    ) -> list[Handed]:
+        """Hand the claimed messages to the adapters, in order, while sure of the lease."""
+        handed: list[Handed] = []
+        with self.timings.phase("outbox_hand_over"):
+            await self._recall_if_taken_over(owner, lease, waiting)
+            for message in waiting:
+                if not lease.live():  # the claim itself was slow: not sure any more
+                    break
+                handed.append(await self._hand_over(message, lease))
+        return handed
+
+    def _lost(self, owner: str, lease: Lease, sent: int) -> int:
+        """Not sure of the lease: nothing more goes out. It is left to lapse, not
+        released: a call already on its way keeps the margin before another worker may
+        send the rest."""
+        lease.drop()
+        self._idle.pop(owner, None)
+        return sent
 
     async def _open(self, owner: str) -> tuple[Lease | None, list[OutboxMessage]]:
         """A pump's first claim: take the lease, then its oldest waiting messages with an
@@ -275,7 +303,7 @@ class OutboxRelay:
         return self._idle.get(lease_key(chat_key), -math.inf) > self.monotonic()
 
     async def _claim(
-        self, owner: str, lease: Lease, settled: Settled
+        self, owner: str, lease: Lease, settled: Settled, ahead: list[Handed]
     ) -> tuple[Lease, list[OutboxMessage]]:
         """A later claim: mark the batch just settled (only while the lease is still
         ours: the token fences the marks), take the lease's next waiting messages with an
@@ -288,8 +316,12 @@ class OutboxRelay:
             # recalls the budget from the store.
             await self.stored()
         asked = self.monotonic()
-        idle = -1.0 if owner in self._again else self._idle_until(owner, asked)
-        batch = Batch(settled, self._chats_of(owner), self.batch, owner in self._again, idle)
+        # Edits still out keep the lease (their calls are made under it) and are not
+        # claimed again.
+        keep = owner in self._again or bool(ahead)
+        idle = -1.0 if keep else self._idle_until(owner, asked)
+        skip = tuple(m.id for m, _, _ in ahead)
+        batch = Batch(settled, self._chats_of(owner), self.batch, keep, idle, skip)
         async with self.store.statement() as tx:
             token, waiting = await tx.settle_and_claim(
                 owner, (self.holder, lease.token), self.now(), self.lease_seconds, batch
@@ -307,43 +339,61 @@ class OutboxRelay:
         return sorted(self._chats[owner])
 
     async def _deliveries(
-        self, chat_key: str, handed: list[Handed], lease: Lease
-    ) -> tuple[int, Settled | None]:
+        self, chat_key: str, handed: list[Handed], lease: Lease, carry: bool = False
+    ) -> tuple[int, Settled | None, list[Handed]]:
         """Wait for each handed message's platform calls, in order, and mark each as sent
         as soon as they returned — with every next one already out too (one coalesced
         edit settles many), in one commit. The last of the batch, when it only edits, is
         returned instead, for the next claim's commit (a round trip saved; sending an edit
-        again is harmless). Returns (marked, left to mark); None if the lease was lost."""
+        again is harmless). ``carry``: once only table edits are still out (paced by the
+        group's budget), mark what is out and return those edits instead of waiting, so
+        the chat's next messages are claimed meanwhile. Returns (marked, left to mark,
+        edits still out); left is None if the lease was lost."""
         marked = 0
         while handed:
+            out_yet = [h for h in handed if not h[1].done]
+            if carry and out_yet and all(m.kind in EDITS_ONLY for m, _, _ in out_yet):
+                count, left = await self._mark([h for h in handed if h[1].done], lease, True)
+                return marked + count, left, out_yet
             with self.timings.phase("outbox_platform_wait"):
                 if not await self._settled(chat_key, handed[0][1], lease):
-                    return marked, None
-            done = 1
-            while done < len(handed) and handed[done][1].done:
-                done += 1
-            settled, handed = handed[:done], handed[done:]
-            out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
-            shed = len(out) < len(settled)
-            if not handed and not shed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
-                return marked, out  # marked with the next claim (sending an edit again is harmless)
-            fence = (self.holder, lease.token)
-            with self.timings.phase("outbox_mark_sent"):
-                # One statement, no BEGIN/COMMIT around it: the commit that closes the
-                # window in which a worker's death posts a new message twice is one
-                # round trip. A message its adapter shed (a stale reply) is done with,
-                # not sent.
-                async with self.marks.statement() as tx:
-                    await tx.mark_done_many(
-                        [
-                            (m.id, _answer(rc, r), "dropped" if rc.dropped else "sent")
-                            for m, rc, r in settled
-                        ],
-                        self.now(),
-                        fence,
-                    )
-            marked += len(out)
-        return marked, []
+                    return marked, None, []
+            done_count = 1
+            while done_count < len(handed) and handed[done_count][1].done:
+                done_count += 1
+            settled, handed = handed[:done_count], handed[done_count:]
+            count, left = await self._mark(settled, lease, ride=not handed)
+            if left:
+                return marked, left, []
+            marked += count
+        return marked, [], []
+
+    async def _mark(self, settled: list[Handed], lease: Lease, ride: bool) -> tuple[int, Settled]:
+        """Mark messages that are out; returns how many went out (not shed) and — with
+        ``ride``, when they all only edit and none was shed — those left unmarked for the
+        next claim's commit instead."""
+        out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
+        if not settled:
+            return 0, []
+        shed = len(out) < len(settled)
+        if ride and not shed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
+            return 0, out  # marked with the next claim (sending an edit again is harmless)
+        fence = (self.holder, lease.token)
+        with self.timings.phase("outbox_mark_sent"):
+            # One statement, no BEGIN/COMMIT around it: the commit that closes the
+            # window in which a worker's death posts a new message twice is one
+            # round trip. A message its adapter shed (a stale reply) is done with,
+            # not sent.
+            async with self.marks.statement() as tx:
+                await tx.mark_done_many(
+                    [
+                        (m.id, _answer(rc, r), "dropped" if rc.dropped else "sent")
+                        for m, rc, r in settled
+                    ],
+                    self.now(),
+                    fence,
+                )
+        return len(out), []
 
     async def _hand_over(self, message: OutboxMessage, lease: Lease) -> Handed:
         receipt = Receipt(lease.live, message.msg_key, message.created)

@@ -50,6 +50,9 @@ class Batch:
     # it idle until then (the relay's ``linger``), so this holder goes on sending the
     # chat's next messages and no other worker takes it over meanwhile.
     idle_until: float = -1.0
+    # Messages this holder handed over and is still sending (table edits paced by the
+    # group's budget): not claimed again.
+    skip: Sequence[int] = ()
 
 
 # An outbox message's end: sent, or dropped (its adapter shed it: never sent, never retried)
@@ -865,7 +868,7 @@ class StoreTx:
             token = await self.acquire_lease(chat_key, fence[0], now, ttl)
             if token is None:
                 return None, []
-            waiting = await self.claim(batch.chats, batch.limit)
+            waiting = await self.claim(batch.chats, batch.limit, batch.skip)
             if not waiting and not batch.keep:
                 await self.release_lease(chat_key, fence[0], batch.idle_until)
             return token, waiting
@@ -879,7 +882,7 @@ class StoreTx:
             ids,
             [_dumps(r) for _, r in batch.settled],
             list(batch.chats),
-            ids,
+            [*ids, *batch.skip],
             batch.limit,
             batch.keep,
             float(now + ttl),
@@ -946,19 +949,24 @@ class StoreTx:
         )
         return [_message(r) for r in rows]
 
-    async def claim(self, chat_key: str | Sequence[str], limit: int = 50) -> list[OutboxMessage]:
+    async def claim(
+        self, chat_key: str | Sequence[str], limit: int = 50, skip: Sequence[int] = ()
+    ) -> list[OutboxMessage]:
         """``unsent`` with an attempt noted on each message (``mark_sending_many``) in the
         same statement: one round trip for the two. Each message comes back as it was
-        before (its earlier attempts), oldest first."""
+        before (its earlier attempts), oldest first. ``skip``: ids not to claim (handed
+        over already and still being sent)."""
         keys = _keys(chat_key)
         if not keys:
             return []
         returned = _MESSAGE.replace("attempts", "attempts - 1")
+        skipped = f" AND id NOT IN ({', '.join('?' * len(skip))})" if skip else ""
         rows = await self.tx.fetch(
             "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id IN ("
             f"SELECT id FROM outbox WHERE chat_key IN ({', '.join('?' * len(keys))}) "
-            f"AND {_WAITING} ORDER BY id LIMIT ?) RETURNING {returned}",
+            f"AND {_WAITING}{skipped} ORDER BY id LIMIT ?) RETURNING {returned}",
             *keys,
+            *skip,
             limit,
         )
         return sorted((_message(r) for r in rows), key=lambda m: m.id)

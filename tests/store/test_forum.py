@@ -22,7 +22,7 @@ from tests.telegram.fakeapi import FakeTelegram
 from tests.telegram.harness import FORUM_ID, TOKEN, USERS, FakeRenderer, max_per_minute
 
 TOPICS = (11, 22)
-FIRST = 24  # refusals in the first burst
+FIRST = 28  # refusals in the first burst (two a second)
 
 
 class Worker:
@@ -162,11 +162,11 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
         # 24, each topic's landing on both workers; then, while the group's last minute
         # is still full, 14 more on the worker that was not sending, while the other one
         # stops polling (so the group changes hands: whether it would otherwise depends
-        # on how the two workers' polls interleave). 24, not more: the first burst's last
-        # replies go out when the first minute's calls leave the window, and a reply
-        # queued behind a paced table edit waits for it (the relay claims a chat's next
-        # messages once its batch is out, docs/store.md); with 28 the last one came
-        # within a few seconds of being stale, and was shed in about one run in ten.
+        # on how the two workers' polls interleave). The first burst's last replies go
+        # out when the first minute's calls leave the window: while the relay waited for
+        # a batch's paced table edits before claiming the replies behind them, the last
+        # one was handed over as it turned stale, and shed, in about one run in ten
+        # (``tests/store/test_relay_ahead.py``).
         await w1.say(USERS[0], "/gouji", TOPICS[0])
         await w2.say(USERS[1], "/gouji", TOPICS[1])
         await run(

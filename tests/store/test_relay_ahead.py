@@ -1,0 +1,104 @@
+"""A chat's replies do not wait for a paced table edit (bot.cluster.relay): the relay
+claims a chat's waiting messages a batch at a time, and once only table edits of a full
+batch are still out — the group budget paces them, 15 s and more apart when it is nearly
+spent — it claims the next messages meanwhile. The edits are not claimed again, keep the
+lease while they are out, and are marked when they went. Before, a reply queued behind
+such a batch waited for its edits, and in a burst could wait until it was stale and be
+shed (``tests/store/test_forum.py``, one run in ten). Both back ends."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.cluster import receipts
+from bot.cluster.relay import OutboxRelay
+from bot.store import OutboxMessage, Store
+
+CHAT = "tg:-5:"
+
+
+class PacedEdits:
+    """Replies go out at once; table edits wait until ``release`` (the budget's pace)."""
+
+    def __init__(self) -> None:
+        self.handed: list[str] = []
+        self.edits: list[receipts.Ack] = []
+
+    async def __call__(self, m: OutboxMessage) -> dict[str, Any]:
+        self.handed.append(m.msg_key)
+        ack = receipts.expect()
+        assert ack is not None
+        if m.kind == "TableChanged":
+            self.edits.append(ack)
+        else:
+            ack()
+        return {}
+
+    def release(self) -> None:
+        for ack in self.edits:
+            ack()
+        self.edits.clear()
+
+
+async def states(store: Store) -> dict[str, tuple[str, int]]:
+    async with store.transaction(readonly=True) as tx:
+        rows = await tx.tx.fetch("SELECT msg_key, state, attempts FROM outbox ORDER BY id")
+    return {str(k): (str(s), int(a)) for k, s, a in rows}
+
+
+async def test_replies_behind_a_full_batch_go_out_while_its_edit_is_paced(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.enqueue(CHAT, "edit", "TableChanged", {}, 0.0)
+        for i in range(1, 6):
+            await tx.enqueue(CHAT, f"r{i}", "Reply", {}, 0.0)
+    adapter = PacedEdits()
+    relay = OutboxRelay(store.background(), "w1", adapter, lambda: 50.0, batch=3)
+    pump = asyncio.create_task(relay.pump_chat(CHAT))
+    for _ in range(200):
+        if len(adapter.handed) == 6:
+            break
+        await asyncio.sleep(0.01)
+    # Every reply handed over (two batches past the first), the edit still held back.
+    assert adapter.handed == ["edit", "r1", "r2", "r3", "r4", "r5"]
+    assert not pump.done()
+    mid = await states(store)
+    assert mid["edit"] == ("sending", 1)  # out with its first attempt, not claimed again
+    assert all(mid[f"r{i}"] == ("sent", 1) for i in range(1, 5))  # marked as they went
+    adapter.release()
+    assert await asyncio.wait_for(pump, 10) == 6
+    assert await states(store) == {k: ("sent", 1) for k in ["edit", "r1", "r2", "r3", "r4", "r5"]}
+    async with store.transaction(readonly=True) as tx:
+        lease = await tx.tx.fetch("SELECT holder, until FROM chat_leases")
+    assert [(str(h), float(u)) for h, u in lease] == [("w1", -1.0)]  # let go at the end
+
+
+async def test_a_batch_that_is_not_full_waits_for_its_edit_without_another_claim(
+    store: Store,
+) -> None:
+    """Nothing more waiting (the batch was not full, nothing asked for since): the relay
+    waits for the edit as before, rather than spend a claim that finds nothing."""
+    async with store.transaction() as tx:
+        await tx.enqueue(CHAT, "edit", "TableChanged", {}, 0.0)
+        await tx.enqueue(CHAT, "r1", "Reply", {}, 0.0)
+    adapter = PacedEdits()
+    relay = OutboxRelay(store.background(), "w1", adapter, lambda: 50.0, batch=3)
+    claims: list[int] = []
+    claim = relay._claim
+
+    async def counted(*args: Any) -> Any:
+        claims.append(1)
+        return await claim(*args)
+
+    relay._claim = counted  # type: ignore[method-assign]
+    pump = asyncio.create_task(relay.pump_chat(CHAT))
+    for _ in range(100):
+        if adapter.edits:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    assert claims == []  # waiting for the edit: no claim meanwhile
+    adapter.release()
+    assert await asyncio.wait_for(pump, 10) == 2
+    assert claims == [1]  # the one that marks the edit and finds nothing more
+    assert await states(store) == {"edit": ("sent", 1), "r1": ("sent", 1)}
