@@ -236,9 +236,10 @@ class OutboxRelay:
                 return sent
             handed = await self._hand_over_all(owner, lease, waiting)
             complete = len(handed) == len(waiting)
-            # Claim past pending edits only when more may be waiting (a full batch, or
-            # more asked for meanwhile): else it would cost a claim that finds nothing.
-            more = len(waiting) >= self.batch or owner in self._again
+            # Claim past pending edits only after a full batch (a burst: more is likely
+            # waiting). After a short one it mostly found nothing, or one commit's rows
+            # at a time: more claims for the same messages.
+            more = len(waiting) >= self.batch
             marked, left, ahead = await self._deliveries(
                 owner, ahead + handed, lease, carry=complete and more
             )

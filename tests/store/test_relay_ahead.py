@@ -76,8 +76,8 @@ async def test_replies_behind_a_full_batch_go_out_while_its_edit_is_paced(store:
 async def test_a_batch_that_is_not_full_waits_for_its_edit_without_another_claim(
     store: Store,
 ) -> None:
-    """Nothing more waiting (the batch was not full, nothing asked for since): the relay
-    waits for the edit as before, rather than spend a claim that finds nothing."""
+    """A batch that is not full: the relay waits for the edit as before, rather than
+    spend a claim that mostly finds nothing."""
     async with store.transaction() as tx:
         await tx.enqueue(CHAT, "edit", "TableChanged", {}, 0.0)
         await tx.enqueue(CHAT, "r1", "Reply", {}, 0.0)
