@@ -352,10 +352,12 @@ class OutboxRelay:
         edits still out); left is None if the lease was lost."""
         marked = 0
         while handed:
-            out_yet = [h for h in handed if not h[1].done]
-            if carry and out_yet and all(m.kind in EDITS_ONLY for m, _, _ in out_yet):
-                count, left = await self._mark([h for h in handed if h[1].done], lease, True)
-                return marked + count, left, out_yet
+            if carry:  # (a scan per message otherwise: the relay's hot path)
+                out_yet = [h for h in handed if not h[1].done]
+                if out_yet and all(m.kind in EDITS_ONLY for m, _, _ in out_yet):
+                    done = [h for h in handed if h[1].done]
+                    count, left = await self._mark(done, lease, True)
+                    return marked + count, left, out_yet
             with self.timings.phase("outbox_platform_wait"):
                 if not await self._settled(chat_key, handed[0][1], lease):
                     return marked, None, []
@@ -373,9 +375,9 @@ class OutboxRelay:
         """Mark messages that are out; returns how many went out (not shed) and — with
         ``ride``, when they all only edit and none was shed — those left unmarked for the
         next claim's commit instead."""
-        out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
         if not settled:
             return 0, []
+        out = [(m.id, _answer(receipt, r)) for m, receipt, r in settled if not receipt.dropped]
         shed = len(out) < len(settled)
         if ride and not shed and all(m.kind in EDITS_ONLY for m, _, _ in settled):
             return 0, out  # marked with the next claim (sending an edit again is harmless)
