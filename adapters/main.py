@@ -18,11 +18,15 @@ from bot.__main__ import main as run_command_line
 from bot.service import ChatBot
 from bot.table import TableManager
 
+from .drawing import Drawer
+
 
 def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
     """The adapters whose tokens are set in the environment (``shards``: this worker's
     Discord shard K of N)."""
     bots: list[ChatBot] = []
+    # One drawing process per worker, shared by its adapters (adapters/drawing.py).
+    drawer = Drawer.from_env()
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
         from .telegram import TelegramBot
@@ -37,6 +41,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
                 webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
                 webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
                 calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
+                drawer=drawer,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
@@ -52,7 +57,13 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
 
         guild = os.environ.get("GOUJI_DISCORD_GUILD_ID")
         bots.append(
-            DiscordBot(manager, dc_token, guild_id=int(guild) if guild else None, shard=shards)
+            DiscordBot(
+                manager,
+                dc_token,
+                guild_id=int(guild) if guild else None,
+                shard=shards,
+                drawer=drawer,
+            )
         )
     return bots
 

@@ -88,8 +88,12 @@ def render_replay(
 
 def replay_png(opened: Opened, index: int, lang: Lang = "zh") -> bytes:
     """PNG of frame ``index`` of an opened record (what the chat stepper shows)."""
-    frame = opened.frames[index]
-    img = render_replay(
-        frame, opened.record.names, opened.record.hand_no, (index, opened.last), lang
-    )
-    return to_png(img)
+    rec = opened.record
+    return frame_png(opened.frames[index], rec.names, rec.hand_no, (index, opened.last), lang)
+
+
+def frame_png(
+    frame: Frame, names: Sequence[str], hand_no: int, position: tuple[int, int], lang: Lang
+) -> bytes:
+    """PNG of one frame: what a drawing process gets (a frame, not the whole record)."""
+    return to_png(render_replay(frame, names, hand_no, position, lang))

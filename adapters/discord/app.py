@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.table import TableManager
 
+from ..drawing import Drawer
 from .cog import GoujiCog
 from .controller import Controller
 from .items import GoujiItem
@@ -68,6 +69,7 @@ class DiscordBot:
         private_interval: float = 0.5,
         shard: tuple[int, int] | None = None,
         timing: Timing | None = None,
+        drawer: Drawer | None = None,
         **client_options: Any,
     ) -> None:
         self.manager = manager
@@ -79,7 +81,7 @@ class DiscordBot:
             # are in the shared store); DMs and their button presses come to shard 0.
             client_options.update(shard_id=shard[0], shard_count=shard[1])
         self.client = GoujiClient(self, **client_options)
-        self.sender = Sender(self.client, manager, table_interval, private_interval, timing)
+        self.sender = Sender(self.client, manager, table_interval, private_interval, timing, drawer)
         self.controller = Controller(manager, self.sender)
         manager.subscribe(self.sender.on_out)
         self._installed = False
@@ -120,6 +122,7 @@ class DiscordBot:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.sender.drain(), timeout=3)
         await self.sender.close()
+        self.sender.draw.close()
         await self.client.close()
         if self._gateway is not None:
             self._gateway.cancel()

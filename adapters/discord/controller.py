@@ -99,7 +99,7 @@ class Controller:
     def __init__(self, manager: TableManager, sender: Sender) -> None:
         self.manager = manager
         self.sender = sender
-        self.records = DiscordRecords(manager)
+        self.records = DiscordRecords(manager, sender.draw)
         # (table, player) -> the controls' version their last accepted action came from.
         self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 

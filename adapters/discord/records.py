@@ -17,23 +17,14 @@ from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession
 from bot.records.summary import frame_caption
 from bot.table import ChatRef, TableManager
-from render.replay import render_replay
 
+from ..drawing import Drawer
 from . import images
 from .custom_ids import Cid, Ref
 from .items import button
 
 REPLAY_FILE = "replay.png"
 CONTENT_MAX = 2000  # Discord's message length limit
-
-
-async def frame_png(opened: Opened, index: int, lang: Lang) -> bytes:
-    frame = opened.frames[index]
-    rec = opened.record
-    # The adapter's one drawing path (tests stub it to keep hands fast).
-    return await images._png(
-        lambda: render_replay(frame, rec.names, rec.hand_no, (index, opened.last), lang)
-    )
 
 
 def replay_cid(ref: Ref, number: int, shown: int, to: int) -> str:
@@ -66,9 +57,10 @@ def stepper_text(opened: Opened, index: int, lang: Lang) -> str:
 
 
 class DiscordRecords:
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: TableManager, draw: Drawer) -> None:
         self.desk = RecordDesk(manager)
         self.manager = manager
+        self.draw = draw
 
     async def _say(self, interaction: discord.Interaction[Any], text: str, public: bool) -> None:
         text = text[:CONTENT_MAX]
@@ -93,7 +85,7 @@ class DiscordRecords:
         summary = opened.summary(lang)
         record = images.as_file(opened.file_bytes(), opened.file_name())
         await interaction.followup.send(summary[:CONTENT_MAX], file=record)
-        png = await frame_png(opened, 0, lang)
+        png = await images.frame_png(self.draw, opened, 0, lang)
         ref = Ref.from_chat(chat)
         msg = await interaction.followup.send(
             stepper_text(opened, 0, lang),
@@ -133,7 +125,7 @@ class DiscordRecords:
         if isinstance(opened, Refused):
             await interaction.response.send_message(opened.text(lang), ephemeral=True)
             return True
-        png = await frame_png(opened, moved.index, lang)
+        png = await images.frame_png(self.draw, opened, moved.index, lang)
         await interaction.response.edit_message(
             content=stepper_text(opened, moved.index, lang),
             attachments=[images.as_file(png, REPLAY_FILE)],

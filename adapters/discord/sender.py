@@ -27,6 +27,7 @@ from bot.table.describe import note_text, notice_text
 from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableChanged, TableSnapshot
 
 from ..bounded import CHATS, USERS, BoundedMap
+from ..drawing import Drawer
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
 from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_budget
@@ -81,8 +82,12 @@ class Sender:
         table_interval: float = 2.0,
         private_interval: float = 0.5,
         timing: Timing | None = None,
+        draw: Drawer | None = None,
     ) -> None:
         self.client = client
+        # Draws the pictures off the event loop (adapters/drawing.py): threads unless the
+        # composition root gives it processes.
+        self.draw = draw or Drawer()
         self.manager = manager
         self.table_interval = table_interval
         self.private_interval = private_interval
@@ -241,7 +246,7 @@ class Sender:
 
         async def post() -> int:
             data = await result_png(
-                out.result, names, totals, lang, out.hand_no, preset, multiplier
+                self.draw, out.result, names, totals, lang, out.hand_no, preset, multiplier
             )
             text = t("dc_result", lang, hand_no=out.hand_no)
             await self._post(tm.ref, text, file=as_file(data, RESULT_FILE))
@@ -306,7 +311,7 @@ class Sender:
             tm.message_id = stored_message_id(dict(snap.meta).get(MESSAGE_ID), snap.match_id)
         content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
-        data = await table_png(snap)
+        data = await table_png(self.draw, snap)
         channel = self._channel(tm.ref)
         calls = 0
         if tm.message_id is not None and not tm.repost:
@@ -348,7 +353,7 @@ class Sender:
         content = private_content(priv, snap)
         declare_open = snap.declare_open if snap is not None else False
         view = private_view(priv, Ref.from_key(priv.key), pick, declare_open)
-        data = await hand_png(priv, names, highlight_of(priv, pick))
+        data = await hand_png(self.draw, priv, names, highlight_of(priv, pick))
         return content, data, view
 
     async def _update_private(self, pm: PrivateMessage) -> None:

@@ -19,6 +19,7 @@ from bot.i18n import t
 from bot.service import StartupError
 from bot.table import Clock, SystemClock, TableManager
 
+from ..drawing import Drawer
 from .book import MessageBook
 from .context import Context
 from .group import GroupCommands
@@ -139,6 +140,7 @@ class TelegramBot:
         request: BaseRequest | None = None,
         rate_limiter: BaseRateLimiter | None = None,  # type: ignore[type-arg]
         renderer: Renderer | None = None,
+        drawer: Drawer | None = None,
         clock: Clock | None = None,
         run_sender: bool = True,
         listen: str = "0.0.0.0",
@@ -167,6 +169,7 @@ class TelegramBot:
             ids=TableIds(manager),
             book=MessageBook(manager),
             renderer=renderer or PillowRenderer(),
+            draw=drawer or Drawer(),
             clock=clock,
             table_interval=GROUP_TABLE_INTERVAL,
         )
@@ -218,6 +221,7 @@ class TelegramBot:
 
     async def stop(self) -> None:
         await self.sender.stop()
+        self.ctx.draw.close()
         updater = self.app.updater
         if updater is not None and updater.running:
             await updater.stop()

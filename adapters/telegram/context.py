@@ -28,6 +28,7 @@ from bot.table.cache import BoundedDict
 from bot.table.outputs import Json
 
 from ..bounded import CHATS, USERS, BoundedSet
+from ..drawing import Drawer
 from .book import MessageBook
 from .ids import TableIds
 from .sender import Sender
@@ -80,6 +81,9 @@ class Context:
     table_interval: float = 3.0
     private_interval: float = 1.0
     bot: Bot | None = None
+    # Draws the pictures off the event loop (adapters/drawing.py): threads unless the
+    # composition root gives it processes.
+    draw: Drawer = field(default_factory=Drawer)
     # Every per-user and per-chat fact below is bounded (adapters/bounded.py).
     dm_ok: BoundedSet[str] = field(default_factory=lambda: BoundedSet(USERS))
     notices: BoundedDict[str, deque[str]] = field(default_factory=lambda: BoundedDict(CHATS))

@@ -3,7 +3,6 @@ message per player, and new messages only for results, match ends and 报户 ans
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections import deque
@@ -159,7 +158,7 @@ class Publisher:
         chat_id, thread = int(chat.chat_id), _thread(chat)
 
         async def job() -> bool:
-            png = await asyncio.to_thread(
+            png = await self.ctx.draw(
                 self.ctx.renderer.result, result, names, (ta, tb), lang, hand_no, preset, multiplier
             )
             await self.ctx.api.send_photo(
@@ -209,7 +208,7 @@ class Publisher:
         if shown.is_on(ref):
             return False
         try:
-            await self._edit(ref, shown, lambda: ctx.renderer.table(snap), "table.png")
+            await self._edit(ref, shown, "table.png", ctx.renderer.table, snap)
         except BadRequest as err:
             if not _gone(err):
                 raise
@@ -221,7 +220,7 @@ class Publisher:
     async def _post_table(self, snap: TableSnapshot, shown: Shown) -> None:
         ctx = self.ctx
         chat = ChatRef.from_key(snap.key)
-        png = await asyncio.to_thread(ctx.renderer.table, snap)
+        png = await ctx.draw(ctx.renderer.table, snap)
         msg = await ctx.api.send_photo(
             int(chat.chat_id),
             png,
@@ -233,14 +232,20 @@ class Publisher:
         await ctx.book.set_table(snap.key, shown.ref(msg, snap))
 
     async def _edit(
-        self, ref: MessageRef, shown: Shown, render: Callable[[], bytes], filename: str
+        self,
+        ref: MessageRef,
+        shown: Shown,
+        filename: str,
+        render: Callable[..., bytes],
+        *args: object,
     ) -> None:
-        """Bring a message up to ``shown``: a new picture only when it changed (the
-        caption-only edit needs no rendering); "not modified" counts as done."""
+        """Bring a message up to ``shown``: a new picture (``render(*args)``, drawn by the
+        context's drawer) only when it changed (the caption-only edit needs no rendering);
+        "not modified" counts as done."""
         api = self.ctx.api
         try:
             if ref.image != shown.image:
-                png = await asyncio.to_thread(render)
+                png = await self.ctx.draw(render, *args)
                 media = InputMediaPhoto(png, caption=shown.caption, filename=filename)
                 await api.edit_message_media(
                     media, chat_id=ref.chat_id, message_id=ref.message_id, reply_markup=shown.markup
@@ -297,7 +302,7 @@ class Publisher:
                 return True
             if shown.is_on(ref):
                 return False
-            await self._edit(ref, shown, lambda: ctx.renderer.hand(priv, snap.names), "hand.png")
+            await self._edit(ref, shown, "hand.png", ctx.renderer.hand, priv, snap.names)
         except Forbidden:
             ctx.dm_ok.discard(user)
             self._tell_group_blocked(snap, user)
@@ -310,7 +315,7 @@ class Publisher:
 
     async def _post_hand(self, priv: PrivateSnapshot, snap: TableSnapshot, shown: Shown) -> None:
         ctx = self.ctx
-        png = await asyncio.to_thread(ctx.renderer.hand, priv, snap.names)
+        png = await ctx.draw(ctx.renderer.hand, priv, snap.names)
         msg = await ctx.api.send_photo(
             int(priv.user_id),
             png,

@@ -7,9 +7,8 @@ the summary with the record file attached, then one photo of the table at a fram
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from telegram import (
     CallbackQuery,
@@ -25,17 +24,20 @@ from telegram.ext import ContextTypes
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
 from bot.records.desk import Opened, RecordDesk, Refused, StepSession, parse_why_args
+from bot.records.steps import Frame
 from bot.records.summary import frame_caption
 from bot.table import ChatRef
 from bot.table.outputs import Json
-from render.replay import replay_png
+from render.replay import frame_png
 
 from .callback import ReplayPress, encode
 from .context import GROUP_TYPES, Context, user_lang
 
 log = logging.getLogger(__name__)
 
-ImageFn = Callable[[Opened, int, Lang], bytes]
+# Draws a frame (a drawing process gets the frame, not the whole record): the frame, the
+# players' names, the hand number, (index, last) and the language.
+ImageFn = Callable[[Frame, Sequence[str], int, tuple[int, int], Lang], bytes]
 CAPTION_MAX = 1024  # Telegram's caption limit
 EDIT_INTERVAL = 1.0  # seconds between two edits of one stepper (presses in between coalesce)
 
@@ -69,7 +71,7 @@ class RecordChat:
     def __init__(self, ctx: Context, image: ImageFn | None = None) -> None:
         self.ctx = ctx
         self.desk = RecordDesk(ctx.manager)
-        self.image: ImageFn = image or replay_png
+        self.image: ImageFn = image or frame_png
         # With several workers the posts and the stepper's edits are relayed (the chat's
         # one sender renders and sends them, within the group budget).
         ctx.relayed_kinds["replay"] = self._relayed_replay
@@ -117,6 +119,13 @@ class RecordChat:
             return
         self._post(chat, reply_to, opened, str(payload.get("owner")), lang)
 
+    async def _draw(self, opened: Opened, index: int, lang: Lang) -> bytes:
+        rec = opened.record
+        at = (index, opened.last)
+        return await self.ctx.draw(
+            self.image, opened.frames[index], rec.names, rec.hand_no, at, lang
+        )
+
     def _post(self, chat: ChatRef, reply_to: int, opened: Opened, owner: str, lang: Lang) -> None:
         chat_id = int(chat.chat_id)
         thread = int(chat.thread_id) if chat.thread_id else None
@@ -140,7 +149,7 @@ class RecordChat:
             return True
 
         async def send_stepper() -> bool:
-            png = await asyncio.to_thread(self.image, opened, 0, lang)
+            png = await self._draw(opened, 0, lang)
             msg = await api.send_photo(
                 chat_id,
                 png,
@@ -206,7 +215,7 @@ class RecordChat:
             if isinstance(opened, Refused):
                 return False
             index = min(session.index, opened.last)
-            png = await asyncio.to_thread(self.image, opened, index, session.lang)
+            png = await self._draw(opened, index, session.lang)
             media = InputMediaPhoto(
                 png, caption=stepper_caption(opened, index, session.lang), filename="replay.png"
             )

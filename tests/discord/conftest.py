@@ -134,7 +134,7 @@ def quick_images(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     if request.node.get_closest_marker("real_images"):
         return
 
-    async def stub(draw: Any) -> bytes:
+    async def stub(*drawing: Any) -> bytes:
         return b"\x89PNG stub"
 
     monkeypatch.setattr(images, "_png", stub)

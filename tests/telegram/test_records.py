@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from bot.engine.replay import run_scenario
 from bot.i18n import t
-from bot.records.desk import Opened
+from bot.records.steps import Frame
 
 from .fakeapi import Message
 from .harness import GROUP_ID, USERS, Driver, Harness, max_per_minute
@@ -15,8 +16,10 @@ from .harness import GROUP_ID, USERS, Driver, Harness, max_per_minute
 wang, li, alice, zhang, lisi, wangwu = USERS
 
 
-def fake_image(opened: Opened, index: int, lang: str) -> bytes:
-    return f"replay:{opened.number}:{index}:{lang}".encode()
+def fake_image(
+    frame: Frame, names: Sequence[str], hand_no: int, at: tuple[int, int], lang: str
+) -> bytes:
+    return f"replay:{hand_no}:{at[0]}:{lang}".encode()
 
 
 async def played_hand(tmp_path: Path) -> Harness:

@@ -1,0 +1,125 @@
+"""Drawing images away from the event loop, by default in a background process.
+
+A hand or table picture costs 8-15 ms of CPU (benchmarks/render.py), and a busy worker
+draws one or two for every command. Drawn in a thread of the worker's own process, the
+pictures compete with the event loop for the interpreter lock and for the CPU: at 300
+tables on two cores (benchmarks/cluster.py, Pillow images) the answers to button presses
+waited behind them, p95 1.5 s against 42 ms with the drawing stubbed out. So a worker
+draws in a process of its own, started at the lowest CPU priority (``nice`` 19): a press
+is answered first and the picture follows when a core is free. Under load a picture comes
+later; it never delays an answer.
+
+``GOUJI_DRAW_PROCESSES`` sets how many drawing processes a worker starts (default 1; 0
+draws in threads of the worker's own process, as the tests do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+from bot.service import StartupError
+
+log = logging.getLogger(__name__)
+
+DRAW_PROCESSES_ENV = "GOUJI_DRAW_PROCESSES"
+DEFAULT_PROCESSES = 1
+MAX_PROCESSES = 16
+# The lowest priority: a drawing process gets a core only when no answer needs it.
+BACKGROUND_NICE = 19
+
+R = TypeVar("R")
+
+
+def draw_processes(raw: str | None) -> int:
+    """The environment's setting: unset or empty is the default."""
+    if raw is None or not raw.strip():
+        return DEFAULT_PROCESSES
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_PROCESSES:
+        raise StartupError(
+            f"{DRAW_PROCESSES_ENV} must be a whole number of drawing processes "
+            f"from 0 to {MAX_PROCESSES}, not {raw!r}"
+        )
+    return value
+
+
+def _background(nice: int) -> None:
+    """The drawing process's start: lower its priority, leave with the worker, and load
+    Pillow and the fonts before the first picture."""
+    os.nice(nice)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        # A pool's process outlives a SIGKILLed worker (it holds its own queue's ends, so
+        # it never sees the worker go): wait on the worker's sentinel and leave with it.
+        threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+    import render  # noqa: F401 (Pillow and the fonts, loaded before the first picture)
+
+
+def _leave_with(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()
+    os._exit(0)
+
+
+class Drawer:
+    """Runs a drawing function (module-level, its arguments picklable: it may run in
+    another process) off the event loop and returns its result."""
+
+    def __init__(self, processes: int = 0, nice: int = BACKGROUND_NICE) -> None:
+        self.processes = processes
+        self.nice = nice
+        self._pool: ProcessPoolExecutor | None = None
+
+    @classmethod
+    def from_env(cls) -> Drawer:
+        return cls(draw_processes(os.environ.get(DRAW_PROCESSES_ENV)))
+
+    async def __call__(self, fn: Callable[..., R], *args: object) -> R:
+        if self.processes == 0:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), fn, *args)
+        except BrokenProcessPool:
+            # A drawing process died (killed, out of memory): start new ones and draw
+            # once more; a second failure is the caller's error.
+            log.warning("a drawing process died; starting a new one")
+            self._drop()
+            return await loop.run_in_executor(self._executor(), fn, *args)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # "spawn", not the platform's "fork": a forked child would inherit the
+            # worker's sockets (its health port, the webhook) and keep them open after
+            # the worker dies, so a restarted worker could not bind them again.
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_background,
+                initargs=(self.nice,),
+            )
+        return self._pool
+
+    def start(self) -> None:
+        """Start the drawing processes now rather than at the first picture."""
+        if self.processes:
+            self._executor().submit(os.getpid)
+
+    def _drop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the drawing processes (pictures still being drawn are dropped)."""
+        self._drop()

@@ -1,0 +1,165 @@
+"""Pictures are drawn off the event loop, by default in a low-priority process that leaves
+with its worker (adapters/drawing.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from adapters.discord import images
+from adapters.drawing import BACKGROUND_NICE, DRAW_PROCESSES_ENV, Drawer, draw_processes
+from adapters.telegram.views import PillowRenderer
+from bot.service import StartupError
+from bot.table import Actor, AddBots, ChatRef, FakeClock, OpenTable, Start, TableManager
+from render.samples import SAMPLE_NAMES, sample_state
+
+PNG = b"\x89PNG\r\n\x1a\n"
+CHAT = ChatRef("tg", "-1001")
+ME = Actor("1", "老王")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_setting_defaults_to_one_process_and_refuses_nonsense() -> None:
+    assert draw_processes(None) == draw_processes("") == draw_processes(" ") == 1
+    assert draw_processes("0") == 0 and draw_processes(" 3 ") == 3
+    for bad in ("two", "-1", "17", "1.5"):
+        with pytest.raises(StartupError, match=DRAW_PROCESSES_ENV) as err:
+            draw_processes(bad)
+        assert repr(bad) in str(err.value)
+
+
+def _priority() -> tuple[int, int]:
+    return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+async def test_a_process_drawer_draws_the_real_pictures_elsewhere_at_low_priority() -> None:
+    manager = TableManager(clock=FakeClock(), seed_source=lambda: 3)
+    await manager.handle(OpenTable(chat=CHAT, actor=ME))
+    await manager.handle(AddBots(chat=CHAT, actor=ME, count=5))
+    await manager.handle(Start(chat=CHAT, actor=ME))
+    snap = manager.snapshot(CHAT.key)
+    priv = manager.private_snapshot(CHAT.key, "1")
+    assert snap is not None and priv is not None
+    renderer = PillowRenderer()
+    result = sample_state("dagang", 3, None).result
+    assert result is not None
+    draw, here = Drawer(1), Drawer(0)
+    try:
+        pid, nice = await draw(_priority)
+        assert pid != os.getpid()
+        assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + BACKGROUND_NICE)
+        hand = await draw(renderer.hand, priv, snap.names)
+        table = await draw(renderer.table, snap)
+        res = await draw(renderer.result, result, SAMPLE_NAMES, (4, -4), "zh", 1, "dagang", 2)
+        # The same bytes as drawn here: the process changes where, not what.
+        assert hand == renderer.hand(priv, snap.names) and hand.startswith(PNG)
+        assert table == renderer.table(snap) and table.startswith(PNG)
+        assert res.startswith(PNG)
+        # Discord's drawing functions go the same way.
+        names = list(snap.names)
+        assert await images.hand_png(draw, priv, names) == await images.hand_png(here, priv, names)
+        assert await images.table_png(draw, snap) == await images.table_png(here, snap)
+    finally:
+        draw.close()
+
+
+async def test_a_drawing_process_that_died_is_replaced() -> None:
+    draw = Drawer(1)
+    try:
+        first, _ = await draw(_priority)
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        second, _ = await draw(_priority)
+        assert second not in (first, os.getpid())
+    finally:
+        draw.close()
+
+
+async def test_a_thread_drawer_draws_in_this_process() -> None:
+    pid, _ = await Drawer(0)(_priority)
+    assert pid == os.getpid()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has left; only its parent's reaping is missing
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_the_drawing_process_leaves_with_a_sigkilled_worker(tmp_path: Path) -> None:
+    script = tmp_path / "worker.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import asyncio, os, sys, time
+            sys.path.insert(0, {str(ROOT)!r})
+            from adapters.drawing import Drawer
+
+            async def main() -> None:
+                draw = Drawer(1)
+                print(await draw(os.getpid), flush=True)
+                time.sleep(60)
+
+            if __name__ == "__main__":
+                asyncio.run(main())
+            """
+        )
+    )
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path
+    )
+    try:
+        assert proc.stdout is not None
+        child = int(proc.stdout.readline())
+        assert _alive(child)
+    finally:
+        proc.kill()
+        proc.wait()
+    end = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def test_the_worker_gives_its_adapters_one_drawer_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from adapters.discord import DiscordBot
+    from adapters.main import build_bots
+    from adapters.telegram import TelegramBot
+
+    monkeypatch.setenv("GOUJI_TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv("GOUJI_DISCORD_TOKEN", "abc")
+    monkeypatch.delenv(DRAW_PROCESSES_ENV, raising=False)
+    tg, dc = build_bots(TableManager())
+    assert isinstance(tg, TelegramBot) and isinstance(dc, DiscordBot)
+    assert tg.ctx.draw is dc.sender.draw and tg.ctx.draw.processes == 1
+    monkeypatch.setenv(DRAW_PROCESSES_ENV, "0")
+    tg, dc = build_bots(TableManager())
+    assert isinstance(tg, TelegramBot) and tg.ctx.draw.processes == 0
+
+
+def test_a_bad_drawing_setting_is_one_line_and_nothing_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adapters.main import main
+
+    monkeypatch.setenv("GOUJI_TELEGRAM_TOKEN", "123:abc")
+    monkeypatch.setenv(DRAW_PROCESSES_ENV, "lots")
+    monkeypatch.setenv("GOUJI_DB", str(tmp_path / "g.sqlite3"))
+    monkeypatch.delenv("GOUJI_DATABASE_URL", raising=False)
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"gouji: {DRAW_PROCESSES_ENV} must be") and err.count("\n") == 1
+    assert "'lots'" in err
