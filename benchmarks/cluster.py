@@ -317,7 +317,7 @@ class Driver:
         self.turn = 0
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
-        self.think = (0.3, 0.7)  # seconds a human takes to act on a new keyboard (from, to)
+        self.think = (3.0, 8.0)  # seconds a human takes to act on a new keyboard (from, to)
 
     async def post(self, update: dict[str, Any]) -> int:
         """Hand an update to the next worker that takes it (round robin); which did."""
@@ -489,7 +489,7 @@ async def run(
     seconds: float,
     workers: int,
     pillow: bool,
-    think: tuple[float, float] = (0.3, 0.7),
+    think: tuple[float, float] = (3.0, 8.0),
 ) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
@@ -860,9 +860,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--think",
-        default="0.3,0.7",
+        default="3,8",
         help="FROM,TO: seconds a human takes to press after its keyboard changed "
-        "(default 0.3,0.7: a stress pace; a person choosing among plays takes seconds)",
+        "(default 3,8: a person choosing among plays; 0.3,0.7 is a stress pace)",
     )
     args = parser.parse_args()
     pillow = args.render == "pillow"
