@@ -176,11 +176,15 @@ class TelegramBot:
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)
         self.records = self.router.records
+        self._initialized = False
+        self._connect(manager)
+
+    def _connect(self, manager: TableManager) -> None:
+        """Updates in (the router's handlers), outputs out (the manager's events)."""
         self.router.register(self.app)
         manager.subscribe(self.publisher.on_out)
         manager.subscribe_replies(self.ctx.relayed)
         manager.subscribe_recalls(self.sender.recall_chat)
-        self._initialized = False
 
     async def initialize(self) -> None:
         """Connect (getMe); enough to process updates by hand."""
