@@ -114,6 +114,7 @@ class DiscordBot:
 
     async def start(self) -> None:
         await self.client.login(self.token)
+        self.sender.draw.start()  # the drawing process loads while the gateway connects
         self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
         self._gateway.add_done_callback(_report)
 

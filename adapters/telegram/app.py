@@ -203,6 +203,7 @@ class TelegramBot:
 
     async def start(self) -> None:
         await self.initialize()
+        self.ctx.draw.start()  # the drawing process loads while the bot connects
         await self.set_commands()
         await self.app.start()
         updater = self.app.updater

@@ -83,6 +83,41 @@ async def test_a_drawing_process_that_died_is_replaced() -> None:
         draw.close()
 
 
+def _children() -> dict[int, int]:
+    """This process's children: pid -> nice."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid() and fields[0] != "Z":
+                out[int(name)] = int(fields[16])
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_start_brings_the_drawing_process_up_before_the_first_picture() -> None:
+    before = _children()
+    draw = Drawer(1)
+    try:
+        draw.start()
+
+        def drawing() -> list[int]:
+            # the pool's process, once its start lowered its priority (multiprocessing's
+            # resource tracker is a child too, at ours)
+            kids = _children()
+            return [pid for pid in kids if pid not in before and kids[pid] == 19]
+
+        end = time.monotonic() + 10
+        while not drawing() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(drawing()) == 1
+    finally:
+        draw.close()
+
+
 async def test_a_thread_drawer_draws_in_this_process() -> None:
     pid, _ = await Drawer(0)(_priority)
     assert pid == os.getpid()
