@@ -15,7 +15,6 @@ from bot.engine.cards import fmt
 from bot.engine.state import SEATS
 from bot.engine.views import public_view
 from bot.i18n.catalogue import Lang
-from bot.records.desk import Opened
 from bot.records.steps import Frame, FrameKind
 from bot.records.summary import frame_caption
 
@@ -84,12 +83,6 @@ def render_replay(
     _bar(d, caption, f"{position[0]}/{position[1]}")
     _hands(img, d, frame, names, BAR_H + table.height, lang)
     return img
-
-
-def replay_png(opened: Opened, index: int, lang: Lang = "zh") -> bytes:
-    """PNG of frame ``index`` of an opened record (what the chat stepper shows)."""
-    rec = opened.record
-    return frame_png(opened.frames[index], rec.names, rec.hand_no, (index, opened.last), lang)
 
 
 def frame_png(

@@ -19,6 +19,8 @@ from adapters.drawing import BACKGROUND_NICE, DRAW_PROCESSES_ENV, Drawer, draw_p
 from adapters.telegram.views import PillowRenderer
 from bot.service import StartupError
 from bot.table import Actor, AddBots, ChatRef, FakeClock, OpenTable, Start, TableManager
+from render.replay import frame_png
+from render.replay_golden import sample_frames
 from render.samples import SAMPLE_NAMES, sample_state
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -67,6 +69,11 @@ async def test_a_process_drawer_draws_the_real_pictures_elsewhere_at_low_priorit
         names = list(snap.names)
         assert await images.hand_png(draw, priv, names) == await images.hand_png(here, priv, names)
         assert await images.table_png(draw, snap) == await images.table_png(here, snap)
+        # A replay frame (what both adapters' steppers draw) alone, not the whole record.
+        frame = sample_frames()[3]
+        at = (frame.index, 9)
+        png = await draw(frame_png, frame, SAMPLE_NAMES, 2, at, "zh")
+        assert png == frame_png(frame, SAMPLE_NAMES, 2, at, "zh") and png.startswith(PNG)
     finally:
         draw.close()
 
