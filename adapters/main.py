@@ -25,7 +25,8 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
     """The adapters whose tokens are set in the environment (``shards``: this worker's
     Discord shard K of N)."""
     bots: list[ChatBot] = []
-    # One drawing process per worker, shared by its adapters (adapters/drawing.py).
+    # One drawing process per worker, shared by its adapters (adapters/drawing.py); it
+    # ends with the process (at exit, or with it when it is killed), so no bot closes it.
     drawer = Drawer.from_env()
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:

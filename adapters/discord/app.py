@@ -83,6 +83,9 @@ class DiscordBot:
         self.client = GoujiClient(self, **client_options)
         self.sender = Sender(self.client, manager, table_interval, private_interval, timing, drawer)
         self.controller = Controller(manager, self.sender)
+        # A drawer it was given is shared (adapters/main.py: with the Telegram bot), and
+        # ends with the process; one it made itself it closes when it stops.
+        self._own_drawer = drawer is None
         manager.subscribe(self.sender.on_out)
         self._installed = False
         self._gateway: asyncio.Task[None] | None = None
@@ -123,7 +126,8 @@ class DiscordBot:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.sender.drain(), timeout=3)
         await self.sender.close()
-        self.sender.draw.close()
+        if self._own_drawer:
+            self.sender.draw.close()
         await self.client.close()
         if self._gateway is not None:
             self._gateway.cancel()

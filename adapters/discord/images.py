@@ -25,7 +25,8 @@ RESULT_FILE = "result.png"
 
 
 async def _png(draw: Drawer, fn: Callable[..., bytes], *args: object) -> bytes:
-    """``fn(*args)`` drawn by ``draw`` (adapters/drawing.py; tests stub this)."""
+    """``fn(*args)`` drawn by ``draw`` (adapters/drawing.py). The one place Discord draws:
+    its tests put a fixed PNG here (tests/discord/conftest.py, ``quick_images``)."""
     return await draw(fn, *args)
 
 

@@ -176,6 +176,9 @@ class TelegramBot:
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)
         self.records = self.router.records
+        # A drawer it was given is shared (adapters/main.py: with the Discord bot), and
+        # ends with the process; one it made itself it closes when it stops.
+        self._own_drawer = drawer is None
         self._initialized = False
         self._connect(manager)
 
@@ -226,7 +229,8 @@ class TelegramBot:
 
     async def stop(self) -> None:
         await self.sender.stop()
-        self.ctx.draw.close()
+        if self._own_drawer:
+            self.ctx.draw.close()
         updater = self.app.updater
         if updater is not None and updater.running:
             await updater.stop()

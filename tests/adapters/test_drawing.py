@@ -205,3 +205,16 @@ def test_a_bad_drawing_setting_is_one_line_and_nothing_starts(
     err = capsys.readouterr().err
     assert err.startswith(f"gouji: {DRAW_PROCESSES_ENV} must be") and err.count("\n") == 1
     assert "'lots'" in err
+
+
+async def test_a_bot_that_stops_leaves_the_shared_drawing_process_to_the_other() -> None:
+    from adapters.telegram import TelegramBot
+
+    shared = Drawer(1)
+    try:
+        bot = TelegramBot(TableManager(), "123:abc", drawer=shared)
+        before = await shared(os.getpid)
+        await bot.stop()  # e.g. the Discord bot of the same worker still draws
+        assert await shared(os.getpid) == before
+    finally:
+        shared.close()

@@ -134,10 +134,10 @@ def quick_images(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     if request.node.get_closest_marker("real_images"):
         return
 
-    async def stub(*drawing: Any) -> bytes:
-        return b"\x89PNG stub"
+    async def fixed_png(*drawing: Any) -> bytes:
+        return b"\x89PNG fixed"
 
-    monkeypatch.setattr(images, "_png", stub)
+    monkeypatch.setattr(images, "_png", fixed_png)
 
 
 @pytest.fixture
