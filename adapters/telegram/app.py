@@ -176,8 +176,6 @@ class TelegramBot:
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)
         self.records = self.router.records
-        # A drawer it was given is shared (adapters/main.py: with the Discord bot), and
-        # ends with the process; one it made itself it closes when it stops.
         self._own_drawer = drawer is None
         self._initialized = False
         self._connect(manager)
@@ -229,6 +227,8 @@ class TelegramBot:
 
     async def stop(self) -> None:
         await self.sender.stop()
+        # A drawer it was given is shared (adapters/main.py: with the Discord bot) and ends
+        # with the process; one it made itself it closes.
         if self._own_drawer:
             self.ctx.draw.close()
         updater = self.app.updater
