@@ -66,11 +66,11 @@ def hand_sizes(view: SeatView) -> list[int]:
             left -= sizes[s.seat - 1]
         else:
             guess[s.seat] = max(1, dealt - spent[s.seat - 1])
-    _share(sizes, guess, left)
+    share(sizes, guess, left)
     return sizes
 
 
-def _share(sizes: list[int], guess: dict[int, int], left: int) -> None:
+def share(sizes: list[int], guess: dict[int, int], left: int) -> None:
     """Split ``left`` cards over the seats of ``guess`` in proportion (largest remainders)."""
     if not guess:
         return
@@ -128,11 +128,13 @@ def deal(
     sizes: Sequence[int],
     caps: dict[int, list[int]],
     rng: random.Random,
+    hidden: Counts | None = None,
 ) -> tuple[Counts, ...]:
     """The six hands of one determinization: the seat's own, and the outstanding cards
-    dealt at random to the others in ``sizes``, within ``caps`` where the cards allow."""
+    (or ``hidden``, when the caller knows better) dealt at random to the others in
+    ``sizes``, within ``caps`` where the cards allow."""
     pool: list[int] = []
-    for i, n in enumerate(Seen.of(view).outstanding):
+    for i, n in enumerate(Seen.of(view).outstanding if hidden is None else hidden):
         pool.extend([i] * n)
     rng.shuffle(pool)
     room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}

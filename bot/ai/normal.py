@@ -31,9 +31,9 @@ from ..engine.actions import Action, ActionKind
 from ..engine.cards import I_BIG, I_THREE, I_TWO, parse
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, is_pure_gouji, opens_point
 from ..engine.rules import Rules
-from ..engine.state import SeatStatus, down, opp, same_team, up
+from ..engine.state import HandState, SeatStatus, down, opp, same_team, up
 from ..engine.views import SeatView
-from . import chong
+from . import chong, endgame
 from .choices import (
     Choice,
     burner_lead,
@@ -44,6 +44,7 @@ from .choices import (
     revolt_gouji,
     spends_last_guard,
 )
+from .endgame import DEFAULT_ENDGAME, EndgameConfig
 from .hand import (
     jokers,
     last_play,
@@ -115,9 +116,15 @@ Prices = tuple[float, float, float]  # a 2, a small joker, a big joker
 class NormalPolicy:
     """The ``normal`` level (see the module docstring). ``rules`` default to the view's."""
 
-    def __init__(self, rules: Rules | None = None, weights: NormalWeights = DEFAULT_NORMAL) -> None:
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        weights: NormalWeights = DEFAULT_NORMAL,
+        endgame: EndgameConfig | None = DEFAULT_ENDGAME,
+    ) -> None:
         self.rules = rules
         self.w = weights
+        self.endgame = endgame  # None: the rules of thumb to the end of the hand
 
     # -- the contract ----------------------------------------------------------------
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
@@ -146,6 +153,17 @@ class NormalPolicy:
         if burns:
             return pick_burn(view, burns, rules, lambda p: self.cost(p, view.hand, rules))
         return None  # never waive 够死级 plays
+
+    def choose_searching(
+        self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        """``choose``, except in a free-play endgame (四户乱缠, few cards left), which it
+        searches (``endgame``); ``public`` is ``masked_state`` for this seat."""
+        base = self.choose(view, legal, rng)
+        cfg = self.endgame
+        if base is None or cfg is None or not endgame.applies(view, public, cfg):
+            return base
+        return endgame.choose(view, public, legal, base, rng, cfg)
 
     # -- costs ------------------------------------------------------------------------
     def cost(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
