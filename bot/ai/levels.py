@@ -1,10 +1,12 @@
 """AI levels: ``policy_for(level, rules)`` is how a table picks the policy for its AI seats.
 
 - ``easy``: ``HeuristicPolicy``, the first rule-of-thumb player (fast, no card counting).
-- ``normal``: ``NormalPolicy``, the lecture's rule player with card tracking.
+- ``normal``: ``NormalPolicy``, the lecture's rule player with card tracking, which
+  searches free-play endgames (``endgame``).
 - ``expert``: ``ExpertPolicy``, determinized playouts on top of ``normal``.
 
-A searching level (``expert``) must be asked off the event loop: ``decide_async``.
+A searching level (``expert``, and ``normal`` in endgames: both have ``choose_searching``)
+is best asked off the event loop: ``decide_async``.
 
 To add a level: write a Policy (``bot.ai.base.Policy``), add its name to ``Level`` and a
 branch to ``policy_for``, and a pairing to ``benchmarks/ai.py``.

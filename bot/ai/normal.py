@@ -16,6 +16,8 @@
 - Before play: 革命 with a hand that has no 2s, jokers or 够级 sets; 明点 only with a
   hand that can stop the opposite's pure 够级 sets (many jokers and 2s); burns only
   when the rest of the hand runs out under the burner's rule; 还贡 of its lowest singles.
+- The endgame: once 四户乱缠 has begun and few cards are left, the rules of thumb give way
+  to a search of the race (``endgame``; ``choose_searching``, within a fixed node budget).
 
 Every choice is a pick from the legal list, so rules the engine enforces (憋三, 点四, who
 may answer, the burner's joker rule) need no code here. It is deterministic.
