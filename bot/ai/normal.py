@@ -72,10 +72,13 @@ class NormalWeights:
     split_gouji: float = 4.0  # … when that breaks a 够级-sized set into a smaller one
     gouji_set: float = 3.0  # spending a whole 够级-sized set on an ordinary play
     answer_plain: float = 16.0
-    answer_early: float = 10.0  # … while the hand holds more than ``stage`` cards
+    answer_early: float = 12.0  # … while the hand holds more than ``stage`` cards
     stage: int = 12
-    answer_gouji: float = 26.0  # the opposite's 够级牌 (or any, when headless)
+    answer_gouji: float = 20.0  # the opposite's 够级牌 (or any, when headless) …
     opens_bonus: float = 4.0  # … when letting it live would open the opposite's point
+    # … more for a pure 够级牌: the real challenge (it opens under 打点), made without the
+    # 2s and jokers a 够级牌 with them has already spent on it.
+    pure_bonus: float = 6.0
     urgent: float = 40.0  # an opponent about to go out, or the answer nearly ends our hand
     takes_trick: float = 4.0
     upstream: float = 4.0
@@ -428,6 +431,8 @@ class NormalPolicy:
         if duel:
             limit = w.answer_gouji
             top_play = _top_play(pub.top_cards)
+            if top_play is not None and is_pure_gouji(top_play):
+                limit += w.pure_bonus
             if (
                 rules.dadian
                 and top not in _opened(view)

@@ -16,10 +16,10 @@ that a playout plays the way the table's ``normal`` seats do:
   could go out on;
 - **answer**: never over a teammate; against an opponent the cheapest answer (a whole
   set, a split set, 贴钱 with 2s, 2s alone, jokers only where a ``normal`` seat would
-  fire them), taken when its cost is within normal's limit (``NormalWeights``: 10 early
+  fire them), taken when its cost is within normal's limit (``NormalWeights``: 12 early
   in the hand and 16 late for an ordinary play, ± 4 as the other opponents passed or are
-  still to come; 26 for the opposite's 够级牌; 40 against a seat about to go out or
-  burning, or when the answer nearly ends the hand).
+  still to come; 20 for the opposite's 够级牌, 26 for a pure one; 40 against a seat
+  about to go out or burning, or when the answer nearly ends the hand).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, NUM_RANKS
 from ..engine.errors import GoujiError
 from ..engine.game import apply, legal_plays
 from ..engine.movegen import gen_answers
-from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play
+from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play, is_pure_gouji
 from ..engine.rules import Rules
 from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
 from .normal import DEFAULT_NORMAL
@@ -156,7 +156,8 @@ def _limit(state: HandState, seat: int, duel: bool, urgent: bool) -> float:
     if urgent:
         return ANSWER_URGENT
     if duel:
-        return ANSWER_GOUJI
+        top = state.top_play
+        return ANSWER_GOUJI + (W.pure_bonus if top is not None and is_pure_gouji(top) else 0.0)
     late = sum(state.hands[seat - 1]) <= W.stage
     limit = W.answer_plain if late else W.answer_early
     marks = state.trick_marks
