@@ -40,6 +40,15 @@ def test_answers_the_opposites_gouji_play_when_it_holds_an_answer() -> None:
     assert "2" in _cards(choice) or "S" in _cards(choice)
 
 
+def test_lets_a_gouji_play_made_with_a_two_live_rather_than_spend_22S() -> None:
+    # The same hand against AA2 (a 够级牌 only thanks to its 2, so not pure): the challenger
+    # spent a 2 on it, and two 2s and a joker are worth more early than this trick.
+    state = play(table(["AA2" + FILL, FILL, FILL, "35556677TJJKAA22S", FILL, FILL]), 1, "AA2")
+    assert state.to_act == 4 and state.top_gouji
+    choice = normal_choice(state, 4)
+    assert choice is not None and choice.kind is ActionKind.PASS
+
+
 def test_keeps_a_lone_joker_against_an_ordinary_single() -> None:
     # Seat 1 (an opponent, 9 cards left after its lead) leads a T; seat 2 holds one big joker.
     state = play(table(["T345678999", "35566777777B", FILL, FILL, FILL, FILL]), 1, "T")
