@@ -10,7 +10,7 @@ take the lead, whether to break a pair so as not to be caught before the 3s.
 This module plays that race on count vectors, much faster than the engine's ``apply``
 (which carries the whole table: history, events, burn windows): ``Node`` is only what free
 play needs, ``step`` follows the engine's rules for it (a test plays random endgames
-through both and compares), and ``best`` searches it with alpha-beta over each deal of the
+through both and compares), and ``choose`` searches it with alpha-beta over deals of the
 hidden cards the seat cannot tell apart. Values are the hand's outcome for the seat's team
 (1 a win, ½ a tie, 0 a loss, by the preset's place points) plus a hundredth of the point
 margin, so among equal outcomes the search takes the better margin.
@@ -37,8 +37,8 @@ from .tracking import Seen, deck_of, known_count
 FREE_FOURS = Constraints()
 MUST_FOURS = Constraints(fours="must")
 NO_FOURS = Constraints(fours="forbid")
-# A caught seat's 闷贡 (where it does not rank 大落 at once): worth a little less than a
-# place point, so the search avoids it when the places come out the same.
+# A caught seat's 闷贡 (where it does not rank 大落 at once): worth a point and a half of
+# margin (a hundredth each), so the search avoids it when the places come out the same.
 MEN_VALUE = 0.015
 PASS = Action(ActionKind.PASS)
 
@@ -422,7 +422,7 @@ def _candidates(
     t: Table, n: Node, legal: Sequence[Action], base: Action
 ) -> list[tuple[Play | None, Action]]:
     """Normal's choice first, then every other move the search tells apart."""
-    by_action = {a: a for a in legal}
+    allowed = set(legal)
     out: list[tuple[Play | None, Action]] = []
     if base.kind is ActionKind.PASS:
         out.append((None, base))
@@ -432,6 +432,6 @@ def _candidates(
         return []
     for m in t.moves(n.hands[n.to_act - 1], n.top, n.to_act):
         a = PASS if m is None else Action.play(m)
-        if a in by_action and a != base:
+        if a in allowed and a != base:
             out.append((m, a))
     return out
