@@ -41,9 +41,15 @@ async def test_every_exported_hand_replays_to_the_recorded_final(
 
 
 async def test_a_later_hand_carries_its_tributes(tmp_path: Path) -> None:
-    stored = await play_match(tmp_path / "t.sqlite3", 4242, hands=3)
-    later = [HandRecord.from_json(r, n) for n, r in stored if r["owed"]]
-    assert later, "no hand of the match owed a tribute"
+    # A tied hand owes nothing, so which match has a hand owing tributes depends on how the
+    # AI plays: take the first of a few seeds that has one.
+    later: list[HandRecord] = []
+    for seed in range(4242, 4250):
+        stored = await play_match(tmp_path / f"{seed}.sqlite3", seed, hands=3)
+        later = [HandRecord.from_json(r, n) for n, r in stored if r["owed"]]
+        if later:
+            break
+    assert later, "no hand of eight matches owed a tribute"
     scenario = hand_scenario(later[0])
     assert scenario["tributes"] == [t.to_json() for t in later[0].owed]
     assert any(a["do"] == "return_tribute" for a in scenario["actions"]) or not any(
