@@ -10,7 +10,7 @@ from .harness import GROUP_ID, USERS, Driver, Harness
 
 
 async def test_restart_mid_hand_resumes_the_table(tmp_path: Path) -> None:
-    h = await Harness(tmp_path, seed=5).open()
+    h = await Harness(tmp_path, seed=12).open()
     wang, li, alice = USERS[:3]
     for u in (wang, li, alice):
         h.fake.opened.add(u["id"])
@@ -22,8 +22,9 @@ async def test_restart_mid_hand_resumes_the_table(tmp_path: Path) -> None:
     await h.drain()
     humans = [wang, li, alice]
 
-    # Hand 1 to its end, then the next hand from the button: with this seed 二落 (seat 2)
-    # owes 二科 (Alice, seat 3) a card, which she returns by picking it on her keyboard.
+    # Hand 1 to its end, then the next hand from the button: with this seed (picked for it:
+    # the AI seats' play decides the places) a human seat receives a 落贡 card and owes one
+    # back, which it returns by picking it on its keyboard.
     await Driver(h, humans).play_hand()
     await h.drain()
     next_hand = h.table_message().button(lambda t_, d: d.endswith(":n"))
