@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from ..engine.cards import NUM_RANKS, Counts
 from ..engine.plays import TWOS_BASE, Play
-from ..engine.state import SEATS, Mark, PublicMove, SeatStatus, same_team
+from ..engine.state import SEATS, HandState, Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
 from .tracking import Seen, deck_of, known_count
 
@@ -43,34 +43,45 @@ def played_by(history: Sequence[PublicMove]) -> list[list[int]]:
     return out
 
 
-def hand_sizes(view: SeatView) -> list[int]:
-    """Every seat's card count (index seat - 1), summing to the cards the seat cannot see.
+def hidden_cards(view: SeatView, public: HandState) -> Counts:
+    """Every card another seat still holds: neither played, nor discarded (点四's 4s of a
+    seat that failed to open, public on the table), nor the seat's own."""
+    out = Seen.of(view).outstanding
+    return tuple(max(0, o - d) for o, d in zip(out, public.discarded, strict=True))
+
+
+def hand_sizes(view: SeatView, hidden: Counts | None = None) -> list[int]:
+    """Every seat's card count (index seat - 1), summing to the cards the seat cannot see
+    (``hidden``, or the outstanding cards).
 
     Shown or reported counts are exact; the other playing seats (and a revolter, who keeps
     its dealt hand) share the rest in proportion to what they were dealt less what they
-    played (tributes may move a few cards: the proportions absorb that).
+    played (tributes may move a few cards: the proportions absorb that). One seat left
+    holding cards holds them all.
     """
     pub = view.public
-    left = sum(Seen.of(view).outstanding)
+    left = sum(Seen.of(view).outstanding if hidden is None else hidden)
     dealt = sum(deck_of(pub.rules)) // 6
     spent = [sum(row) for row in played_by(pub.history)]
     sizes = [0] * 6
     sizes[view.seat - 1] = sum(view.hand)
+    holders = [s for s in pub.seats if s.seat != view.seat and s.status is not SeatStatus.OUT]
+    if len(holders) == 1:
+        sizes[holders[0].seat - 1] = left
+        return sizes
     guess: dict[int, int] = {}
-    for s in pub.seats:
-        if s.seat == view.seat or s.status is SeatStatus.OUT:
-            continue
+    for s in holders:
         n = known_count(view, s.seat)
         if s.status is SeatStatus.PLAYING and n is not None:
             sizes[s.seat - 1] = min(n, left)
             left -= sizes[s.seat - 1]
         else:
             guess[s.seat] = max(1, dealt - spent[s.seat - 1])
-    share(sizes, guess, left)
+    _share(sizes, guess, left)
     return sizes
 
 
-def share(sizes: list[int], guess: dict[int, int], left: int) -> None:
+def _share(sizes: list[int], guess: dict[int, int], left: int) -> None:
     """Split ``left`` cards over the seats of ``guess`` in proportion (largest remainders)."""
     if not guess:
         return

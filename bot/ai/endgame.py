@@ -30,9 +30,8 @@ from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS, HandState, Phase, SeatStatus, same_team
 from ..engine.views import SeatView
-from .deal import deal, pass_caps, played_by, share
+from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .hand import play_of
-from .tracking import Seen, deck_of, known_count
 
 FREE_FOURS = Constraints()
 MUST_FOURS = Constraints(fours="must")
@@ -316,40 +315,7 @@ def applies(view: SeatView, public: HandState, cfg: EndgameConfig) -> bool:
     holders = [s.seat for s in pub.seats if s.status is SeatStatus.PLAYING]
     if not any(not same_team(s, view.seat) for s in holders):
         return False
-    return sum(hidden_pool(view, public)) + sum(view.hand) <= cfg.max_cards
-
-
-def hidden_pool(view: SeatView, public: HandState) -> Counts:
-    """Every card another seat still holds: neither played, nor discarded (点四), nor ours."""
-    out = Seen.of(view).outstanding
-    return tuple(max(0, o - d) for o, d in zip(out, public.discarded, strict=True))
-
-
-def hidden_sizes(view: SeatView, pool: Counts) -> list[int]:
-    """How many of ``pool``'s cards each other seat holds (index seat - 1): the counts the
-    view shows are exact, the rest is shared by what each seat was dealt less what it
-    played; with one seat left to hold them, that seat holds them all."""
-    pub = view.public
-    total = sum(pool)
-    sizes = [0] * 6
-    sizes[view.seat - 1] = sum(view.hand)
-    holders = [s for s in pub.seats if s.seat != view.seat and s.status is not SeatStatus.OUT]
-    dealt = sum(deck_of(pub.rules)) // 6
-    spent = [sum(row) for row in played_by(pub.history)]
-    guess: dict[int, int] = {}
-    for s in holders:
-        n = known_count(view, s.seat) if s.status is SeatStatus.PLAYING else None
-        if n is not None and len(holders) > 1:
-            sizes[s.seat - 1] = min(n, total)
-            total -= sizes[s.seat - 1]
-        else:
-            guess[s.seat] = max(1, dealt - spent[s.seat - 1])
-    if not guess:
-        # Shown counts that do not add up (a card moved by tribute or 买3): trust the pool.
-        guess = {s.seat: max(1, sizes[s.seat - 1]) for s in holders}
-        total = sum(pool)
-    share(sizes, guess, total)
-    return sizes
+    return sum(hidden_cards(view, public)) + sum(view.hand) <= cfg.max_cards
 
 
 def node_of(public: HandState, hands: tuple[Counts, ...]) -> Node:
@@ -393,8 +359,8 @@ def choose(
     """The searched move, or ``base`` (normal's choice) unless another did better by the
     margin on the same deals. ``public`` is ``masked_state``: other hands are dealt here."""
     t = table_of(view, public)
-    pool = hidden_pool(view, public)
-    sizes = hidden_sizes(view, pool)
+    pool = hidden_cards(view, public)
+    sizes = hand_sizes(view, pool)
     hands = list(public.hands)
     hands[view.seat - 1] = tuple(view.hand)
     cands = _candidates(t, node_of(public, tuple(hands)), legal, base)

@@ -45,7 +45,7 @@ from ..engine.state import HandState, same_team
 from ..engine.views import SeatView
 from . import endgame
 from .base import Policy
-from .deal import deal, hand_sizes, pass_caps
+from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
 from .hand import play_of
 from .normal import NormalPolicy
@@ -161,13 +161,16 @@ class ExpertPolicy:
     # -- playouts ---------------------------------------------------------------------
     def determinize(self, view: SeatView, public: HandState, rng: random.Random) -> HandState:
         """One full state consistent with the view (see ``deal``)."""
-        return public._replace(hands=deal(view, hand_sizes(view), pass_caps(view), rng))
+        pool = hidden_cards(view, public)
+        sizes = hand_sizes(view, pool)
+        return public._replace(hands=deal(view, sizes, pass_caps(view), rng, hidden=pool))
 
     def evaluate(
         self, view: SeatView, public: HandState, cands: Sequence[Action | None], seed: int
     ) -> list[list[float]]:
         """Each candidate's playout scores, deal by deal (the same deals for all)."""
-        sizes = hand_sizes(view)
+        pool = hidden_cards(view, public)  # not the 4s 点四 discarded
+        sizes = hand_sizes(view, pool)
         z = self.z_for(view)
         caps = pass_caps(view)
         deals = self.deals(sum(sizes), len(cands))
@@ -175,7 +178,7 @@ class ExpertPolicy:
         deadline = time.perf_counter() + self.max_seconds
         for d in range(deals):
             deal_rng = random.Random(seed + d)
-            state = public._replace(hands=deal(view, sizes, caps, deal_rng))
+            state = public._replace(hands=deal(view, sizes, caps, deal_rng, hidden=pool))
             row = self._deal_scores(state, view.seat, cands, deal_rng, deadline)
             if row is None:
                 break  # the safety net: decide from the deals finished so far

@@ -11,6 +11,7 @@ import pytest
 from bot.ai import NormalPolicy, decide, play_hand
 from bot.ai import endgame as eg
 from bot.ai.base import masked_state, options
+from bot.ai.deal import hand_sizes, hidden_cards
 from bot.ai.hand import play_of
 from bot.ai.tracking import deck_of
 from bot.engine import Action, apply, make_rules, new_hand, parse
@@ -205,3 +206,17 @@ def test_applies_only_in_free_play_with_an_opponent_left() -> None:
     assert eg.applies(seat_view(st, 1), masked_state(st, 1), eg.DEFAULT_ENDGAME)
     small = eg.EndgameConfig(max_cards=5)
     assert not eg.applies(seat_view(st, 1), masked_state(st, 1), small)  # 12 cards left
+
+
+def test_the_hidden_cards_leave_out_the_discarded_fours() -> None:
+    """点四's discarded 4s are neither played nor held: the deals must not hand them out."""
+    st = race("6677888Q", "8JKA")
+    gone = parse("444")
+    st = st._replace(
+        played=tuple(p - g for p, g in zip(st.played, gone, strict=True)), discarded=gone
+    )
+    view = seat_view(st, 1)
+    pool = hidden_cards(view, st)
+    assert pool == parse("8JKA")
+    sizes = hand_sizes(view, pool)
+    assert sizes[3] == 4 and sum(sizes) == 12  # the one other seat holds them all
