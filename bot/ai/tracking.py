@@ -154,46 +154,6 @@ def est_count(view: SeatView, seat: int, played: Sequence[int] | None = None) ->
     return max(1, dealt - counts[seat - 1])
 
 
-def hidden_sizes(view: SeatView) -> list[int]:
-    """A consistent guess at every seat's card count (index seat - 1); sums to the cards unseen.
-
-    Seats whose count the view shows keep it. A revolter still holds its dealt hand (it
-    revolted before the first play). The outstanding cards left over are shared out
-    evenly among the other playing seats; the seat's own entry is its hand size.
-    """
-    seen = Seen.of(view)
-    left = sum(seen.outstanding)
-    sizes = [0] * 6
-    unknown: list[int] = []
-    revolted: list[int] = []
-    for s in view.public.seats:
-        if s.seat == view.seat:
-            sizes[s.seat - 1] = sum(view.hand)
-        elif s.status is SeatStatus.REVOLTED:
-            revolted.append(s.seat)
-        elif s.status is SeatStatus.OUT:
-            continue
-        else:
-            n = known_count(view, s.seat)
-            if n is None or s.status is SeatStatus.DEAD:
-                unknown.append(s.seat)
-            else:
-                n = min(n, left)
-                sizes[s.seat - 1] = n
-                left -= n
-    dealt = sum(deck_of(view.public.rules)) // 6
-    for seat in revolted:
-        n = min(dealt, left) if unknown else 0
-        sizes[seat - 1] = n
-        left -= n
-    holders = unknown or revolted
-    if holders:
-        base, extra = divmod(left, len(holders))
-        for k, seat in enumerate(holders):
-            sizes[seat - 1] += base + (k < extra)
-    return sizes
-
-
 def pool_minus(pool: Sequence[int], cards: Sequence[int]) -> Counts:
     return tuple(max(0, a - b) for a, b in zip(pool, cards, strict=True))
 
@@ -203,7 +163,6 @@ __all__ = [
     "Seen",
     "deck_of",
     "est_count",
-    "hidden_sizes",
     "known_count",
     "lead_streak",
     "passed_on",

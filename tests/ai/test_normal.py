@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from bot.ai import NormalPolicy, decide, options, policy_for
+from bot.ai.deal import hand_sizes
 from bot.ai.normal import DEFAULT_NORMAL
 from bot.ai.plan import plan_hand
-from bot.ai.tracking import Seen, est_count, hidden_sizes, lead_streak
+from bot.ai.tracking import Seen, est_count, lead_streak
 from bot.engine import Action, ActionKind, fmt, make_rules
 from bot.engine.plays import Play
 from bot.engine.state import HandState
@@ -89,10 +90,10 @@ def test_seen_counts_what_is_neither_played_nor_held() -> None:
     assert not seen.beatable(Play(0, 0, 0, 0, 3))
 
 
-def test_hidden_sizes_sum_to_the_unseen_cards() -> None:
+def test_hand_sizes_sum_to_the_unseen_cards() -> None:
     state, _ = __import__("bot.engine", fromlist=["new_hand"]).new_hand(make_rules("dagang"), 3)
     view = seat_view(state, 2)
-    sizes = hidden_sizes(view)
+    sizes = hand_sizes(view)
     assert sizes[1] == 36
     assert sum(sizes) - 36 == sum(Seen.of(view).outstanding)
 
