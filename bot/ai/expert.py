@@ -55,7 +55,7 @@ from .tracking import deck_of
 SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
 # playout's length is about proportional to those cards, plus a fixed part (the deal, the
-# candidate's move). 32,000 took at most 0.87 s (p95 0.76 s) on one idle core of the
+# candidate's move). 32,000 took at most 1.0 s (p95 0.76-0.82 s) on one idle core of the
 # reference machine: ~130 playouts at the start, up to MAX_DEALS deals a candidate near the
 # end. A search stops early, after any MIN_DEALS deals, once no alternative may still beat
 # normal's choice. The strength follows the work: against ``normal`` in dagang (the same
