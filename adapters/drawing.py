@@ -19,12 +19,12 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from bot.child import leave_with_parent
 from bot.service import StartupError
 
 log = logging.getLogger(__name__)
@@ -58,17 +58,8 @@ def _background(nice: int) -> None:
     """The drawing process's start: lower its priority, leave with the worker, and load
     Pillow and the fonts before the first picture."""
     os.nice(nice)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        # A pool's process outlives a SIGKILLed worker (it holds its own queue's ends, so
-        # it never sees the worker go): wait on the worker's sentinel and leave with it.
-        threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+    leave_with_parent()  # a SIGKILLed worker would otherwise leave it running
     import render  # noqa: F401 (Pillow and the fonts, loaded before the first picture)
-
-
-def _leave_with(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()
-    os._exit(0)
 
 
 class Drawer:

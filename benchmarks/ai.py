@@ -29,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.baselines import CarefulPolicy, GreedyPolicy
-from bot.ai import Policy, RandomPolicy, play_hand, policy_for
+from bot.ai import Policy, RandomPolicy, play_hand, policy_for, search_pool
+from bot.ai.search_pool import SearchPool, search_processes
 from bot.engine import Action, Tribute, make_rules, new_hand, next_leader
 from bot.engine.views import SeatView
 
@@ -76,7 +77,22 @@ class Timed:
         return getattr(self.inner, name)
 
 
-def make_policy(name: str, preset: str, expert_playouts: int | None) -> Policy:
+@dataclass(frozen=True)
+class ExpertSetup:
+    """How the ladder's expert searches.
+
+    ``processes``: the search processes it stands for (the product's default: the cores,
+    at most 2). ``spread``: whether it really spreads its playouts over them (a ladder of
+    one match at a time); two matches at a time search in their own process instead, with
+    the same work and the clock scaled to match — the same decisions, since a decision
+    does not depend on how its deals were spread (``bot.ai.search_pool``)."""
+
+    processes: int
+    spread: bool
+    work: int | None = None  # a budget of the run's own (``--expert-work``)
+
+
+def make_policy(name: str, preset: str, setup: ExpertSetup) -> Policy:
     rules = make_rules(preset)
     if name == "greedy":
         return GreedyPolicy()
@@ -84,10 +100,16 @@ def make_policy(name: str, preset: str, expert_playouts: int | None) -> Policy:
         return CarefulPolicy()
     if name == "random":
         return RandomPolicy()
-    if name == "expert" and expert_playouts is not None:
-        from bot.ai.expert import ExpertPolicy
+    if name == "expert":
+        from bot.ai.expert import DEFAULT_SECONDS, WORK_PER_PROCESS, ExpertPolicy
 
-        return ExpertPolicy(rules, work=expert_playouts)
+        processes = max(1, setup.processes)
+        work = setup.work or WORK_PER_PROCESS * processes
+        if setup.spread:
+            return ExpertPolicy(rules, work=work, pool=search_pool.configure(processes))
+        return ExpertPolicy(
+            rules, work=work, max_seconds=DEFAULT_SECONDS * processes, pool=SearchPool(1)
+        )
     return policy_for(name, rules)
 
 
@@ -101,12 +123,12 @@ class Tally:
     other_times: list[float] | None = None
 
 
-def _match(job: tuple[str, str, str, int, int, int | None]) -> Tally:
+def _match(job: tuple[str, str, str, int, int, ExpertSetup]) -> Tally:
     """One match of MATCH_HANDS hands; ``side`` 0 puts the tested team at 1-3-5."""
-    tested, other, preset, seed, side, expert_playouts = job
+    tested, other, preset, seed, side, setup = job
     rules = make_rules(preset)
-    a = Timed(make_policy(tested, preset, expert_playouts))
-    b = Timed(make_policy(other, preset, expert_playouts))
+    a = Timed(make_policy(tested, preset, setup))
+    b = Timed(make_policy(other, preset, setup))
     policies: list[Policy] = [a if (s % 2 == 1) == (side == 0) else b for s in range(1, 7)]
     tally = Tally(times=a.times, other_times=b.times)
     owed: tuple[Tribute, ...] = ()
@@ -139,13 +161,11 @@ def pairing(
     hands: int,
     seed: int,
     workers: int,
-    expert_playouts: int | None = None,
+    setup: ExpertSetup,
 ) -> Tally:
     matches = max(1, hands // (2 * MATCH_HANDS))
     jobs = [
-        (tested, other, preset, seed + m, side, expert_playouts)
-        for m in range(matches)
-        for side in (0, 1)
+        (tested, other, preset, seed + m, side, setup) for m in range(matches) for side in (0, 1)
     ]
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
@@ -185,18 +205,16 @@ def times_report(name: str, times: Sequence[float]) -> None:
     sys.stdout.flush()
 
 
-def expert_budget_times(preset: str, decisions: int, seed: int) -> list[float]:
-    """Times of ``decisions`` expert decisions at its default budget, from normal games.
-
-    The ladder plays the expert with fewer playouts to keep its run short; this measures
-    what a table's expert (default playouts and time cap) takes per decision.
-    """
+def expert_budget_times(preset: str, decisions: int, seed: int, processes: int) -> list[float]:
+    """Times of ``decisions`` expert decisions as a table's expert takes them (its default
+    budget and clock, its playouts spread over ``processes``), from normal games, one at a
+    time."""
     from bot.ai import decide
     from bot.ai.expert import ExpertPolicy
     from bot.engine import apply
 
     rules = make_rules(preset)
-    expert = ExpertPolicy(rules)
+    expert = ExpertPolicy(rules, pool=search_pool.configure(processes))
     normal = policy_for("normal", rules)
     out: list[float] = []
     k = 0
@@ -237,12 +255,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--pairs", default="greedy,careful,easy,expert")
     parser.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
+    parser.add_argument(
+        "--search-processes",
+        type=int,
+        default=search_processes(None),
+        help="the expert's search processes (default: as the bot, the cores up to 2)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     hands, expert_hands = args.hands, args.expert_hands
     if args.quick:
         hands, expert_hands = 48, 16
     workers = max(1, min(2, args.workers))
+    setup = ExpertSetup(args.search_processes, spread=workers == 1, work=args.expert_playouts)
     pairs = args.pairs.split(",")
     times: dict[str, list[float]] = {}
     for preset in args.presets.split(","):
@@ -256,25 +281,31 @@ def main(argv: list[str] | None = None) -> int:
                     expert_hands,
                     args.seed,
                     workers,
-                    args.expert_playouts,
+                    setup,
                 )
                 name = f"{preset}_expert_vs_normal"
-                times.setdefault("expert", []).extend(t.times or [])
+                # Searching in its match's process for several, the expert takes longer
+                # than at a table: those times are named for what they are.
+                level = "expert" if setup.spread or setup.processes <= 1 else "expert_inprocess"
+                times.setdefault(level, []).extend(t.times or [])
             else:
-                t = pairing("normal", other, preset, hands, args.seed, workers)
+                t = pairing("normal", other, preset, hands, args.seed, workers, setup)
                 name = f"{preset}_normal_vs_{other}"
                 times.setdefault("normal", []).extend(t.times or [])
                 if other == "easy":
                     times.setdefault("easy", []).extend(t.other_times or [])
             report(name, t)
             print(f"{name}_seconds {time.perf_counter() - t0:.1f} s")
-    for level in ("easy", "normal", "expert"):
+    for level in ("easy", "normal", "expert", "expert_inprocess"):
         times_report(level, times.get(level, []))
     if args.expert_timing:
         budget: list[float] = []
         for preset in args.presets.split(","):
-            budget += expert_budget_times(preset, args.expert_timing, args.seed)
+            budget += expert_budget_times(
+                preset, args.expert_timing, args.seed, args.search_processes
+            )
         times_report("expert_default_budget", budget)
+    search_pool.shared().close()
     return 0
 
 

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .ai import search_pool
 from .ai.levels import LEVELS
+from .ai.search_pool import SEARCH_PROCESSES_ENV, SearchProcessesError, search_processes
 from .engine.rules import PRESET_NAMES
 from .records.cli import COMMANDS as RECORD_COMMANDS
 from .records.cli import add_commands as add_record_commands
@@ -78,6 +80,12 @@ def main(argv: Sequence[str] | None, front: FrontEnds) -> int:
         configure_logging(worker_id(), logging.getLevelName(os.environ.get("GOUJI_LOG", "WARNING")))
     if args.command in RECORD_COMMANDS or (args.watch and args.record):
         return int(front.records(args) or 0)
+    try:
+        # The expert's playouts go to search processes, started at its first search.
+        search_pool.configure(search_processes(os.environ.get(SEARCH_PROCESSES_ENV)))
+    except SearchProcessesError as err:
+        print(f"gouji: {err}", file=sys.stderr)
+        return 2
     if args.watch:
         return front.watch(args)
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")

@@ -38,21 +38,19 @@ from collections.abc import Sequence
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import EMPTY
-from ..engine.errors import GoujiError
-from ..engine.game import apply
 from ..engine.rules import Rules
 from ..engine.state import HandState, same_team
 from ..engine.views import SeatView
-from . import endgame
+from . import endgame, search_pool
 from .base import Policy
 from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
 from .hand import play_of
 from .normal import NormalPolicy
-from .rollout import rollout
+from .playouts import Batch
+from .search_pool import SearchPool
 from .tracking import deck_of
 
-SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
 # playout's length is about proportional to those cards, plus a fixed part (the deal, the
 # candidate's move). 32,000 took at most 1.0 s (p95 0.76-0.82 s) on one idle core of the
@@ -61,7 +59,7 @@ SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 # normal's choice. The strength follows the work: against ``normal`` in dagang (the same
 # 96 hands) 8,000 won 0.583, 16,000 0.609, 32,000 0.682 — the deals are what tell a real
 # gain from the noise, so the budget takes what the time limit allows (1.5 s a decision).
-DEFAULT_WORK = 32_000
+WORK_PER_PROCESS = 32_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
 MAX_DEALS = 64
@@ -82,14 +80,16 @@ class ExpertPolicy:
     def __init__(
         self,
         rules: Rules | None = None,
-        work: int = DEFAULT_WORK,
+        work: int | None = None,
         playouts: int | None = None,
         max_seconds: float = DEFAULT_SECONDS,
         margin: float = DEFAULT_MARGIN,
         z: float = DEFAULT_Z,
+        pool: SearchPool | None = None,
     ) -> None:
         self.rules = rules
-        self.work = work
+        self.work = work  # None: WORK_PER_PROCESS for each process of the search pool
+        self.pool = pool  # None: the shared pool (``search_pool.configure``)
         self.playouts = playouts  # a fixed number of playouts instead of ``work``
         self.max_seconds = max_seconds
         self.margin = margin
@@ -113,7 +113,7 @@ class ExpertPolicy:
             # Free play with few cards left: an exact-ish search beats playouts there.
             return endgame.choose(view, public, legal, base, rng, self.endgame)
         cands = self.candidates(view, legal, base)
-        budget = self.work if self.playouts is None else self.playouts
+        budget = self.budget() if self.playouts is None else self.playouts
         if len(cands) < 2 or budget < len(cands):
             return base
         scores = self.evaluate(view, public, cands, rng.getrandbits(64))
@@ -171,48 +171,44 @@ class ExpertPolicy:
     def evaluate(
         self, view: SeatView, public: HandState, cands: Sequence[Action | None], seed: int
     ) -> list[list[float]]:
-        """Each candidate's playout scores, deal by deal (the same deals for all)."""
-        pool = hidden_cards(view, public)  # not the 4s 点四 discarded
-        sizes = hand_sizes(view, pool)
+        """Each candidate's playout scores, deal by deal (the same deals for all), played
+        in batches of MIN_DEALS deals by the search pool."""
+        hidden = hidden_cards(view, public)  # not the 4s 点四 discarded
+        sizes = hand_sizes(view, hidden)
         z = self.z_for(view)
-        caps = pass_caps(view)
+        caps = tuple((seat, tuple(row)) for seat, row in sorted(pass_caps(view).items()))
+        until = time.time() + self.max_seconds
+        job = Batch(view, public, tuple(cands), tuple(sizes), caps, hidden, seed, 0, 0, until)
         deals = self.deals(sum(sizes), len(cands))
         scores: list[list[float]] = [[] for _ in cands]
-        deadline = time.perf_counter() + self.max_seconds
-        for d in range(deals):
-            deal_rng = random.Random(seed + d)
-            state = public._replace(hands=deal(view, sizes, caps, deal_rng, hidden=pool))
-            row = self._deal_scores(state, view.seat, cands, deal_rng, deadline)
-            if row is None:
+        pool = self._pool()
+        for first in range(0, deals, MIN_DEALS):
+            count = min(MIN_DEALS, deals - first)
+            rows = pool.run(job._replace(first=first, deals=count))
+            for row in rows:
+                for i, x in enumerate(row):
+                    scores[i].append(x)
+            if len(rows) < count:
                 break  # the safety net: decide from the deals finished so far
-            for i, x in enumerate(row):
-                scores[i].append(x)
-            if (d + 1) % MIN_DEALS == 0 and not self.contested(scores, z):
+            if count == MIN_DEALS and not self.contested(scores, z):
                 break  # no alternative can still beat normal's choice: stop early
         return scores
 
-    def _deal_scores(
-        self,
-        state: HandState,
-        seat: int,
-        cands: Sequence[Action | None],
-        rng: random.Random,
-        deadline: float,
-    ) -> list[float] | None:
-        """Every candidate's playout on one deal; None once past the deadline (a deal
-        half played out is dropped: the candidates are compared on the same deals only)."""
-        row: list[float] = []
-        for cand in cands:
-            row.append(self._playout(state, seat, cand, rng.getrandbits(32), deadline))
-            if time.perf_counter() > deadline:
-                return None
-        return row
+    def _pool(self) -> SearchPool:
+        return self.pool if self.pool is not None else search_pool.shared()
+
+    def budget(self) -> int:
+        """The decision's work: ``work`` if given, else WORK_PER_PROCESS per search process."""
+        if self.work is not None:
+            return self.work
+        return WORK_PER_PROCESS * max(1, self._pool().processes)
 
     def deals(self, cards: int, cands: int) -> int:
         """Deals for a decision with ``cards`` in the hands and ``cands`` candidates."""
         if self.playouts is not None:
             return max(1, self.playouts // cands)
-        return min(MAX_DEALS, max(MIN_DEALS, self.work // ((cards + PLAYOUT_FIXED) * cands)))
+        work = self.budget()
+        return min(MAX_DEALS, max(MIN_DEALS, work // ((cards + PLAYOUT_FIXED) * cands)))
 
     def z_for(self, view: SeatView) -> float:
         """The standard errors a gain must clear: fewer late in the hand."""
@@ -238,26 +234,6 @@ class ExpertPolicy:
             if gain + z * se > self.margin:
                 return True
         return False
-
-    def _playout(
-        self,
-        state: HandState,
-        seat: int,
-        cand: Action | None,
-        seed: int,
-        deadline: float = math.inf,
-    ) -> float:
-        if cand is not None:
-            try:
-                state, _ = apply(state, seat, cand)
-            except GoujiError:
-                return -1e9  # not legal in this deal (cannot happen for own-hand moves)
-        res = rollout(state, random.Random(seed), deadline).result
-        if res is None or res.voided:
-            return 0.5
-        mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if same_team(s, seat))
-        win = 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-        return win + mine / 12
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:

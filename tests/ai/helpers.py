@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai import HeuristicPolicy, Policy, decide
-from bot.engine import Action, ActionKind, apply, from_hands, make_rules, parse
+from bot.ai import HeuristicPolicy, Policy, decide, options
+from bot.engine import Action, ActionKind, apply, from_hands, make_rules, new_hand, parse
 from bot.engine.state import HandState
-from bot.engine.views import SeatView
+from bot.engine.views import SeatView, seat_view
 
 RNG_SEED = 7
 
@@ -46,3 +46,27 @@ class Checked:
         choice = self.inner.choose(view, legal, rng)
         assert choice is None or choice in legal
         return choice
+
+
+def mid_hand(seed: int = 4) -> HandState:
+    """A dealt dagang hand a few plays in, with a choice to make for the seat to act."""
+    rules = make_rules("dagang")
+    state, _ = new_hand(rules, seed)
+    from bot.ai.expert import ExpertPolicy
+
+    expert = ExpertPolicy(rules)
+    normal = expert.normal
+    for step in range(60):
+        seat = state.to_act
+        assert seat is not None
+        legal = options(state, seat)
+        view = seat_view(state, seat)
+        base = normal.choose(view, legal, random.Random(0))
+        # A few plays in, stop at the first decision with an alternative to search (it
+        # does not depend on how normal's weights happen to be tuned).
+        if step >= 12 and len(expert.candidates(view, legal, base)) >= 2:
+            return state
+        action = decide(state, seat, normal, random.Random(0))
+        assert action is not None
+        state, _ = apply(state, seat, action)
+    raise AssertionError("no decision with alternatives in 60 actions")

@@ -17,37 +17,13 @@ from bot.engine.cards import EMPTY
 from bot.engine.state import HandState
 from bot.engine.views import SeatView, seat_view
 
-from .helpers import play, table
+from .helpers import mid_hand, play, table
 
 SLOW = 600.0  # the clock's safety net out of the way: these tests count work, not time
 
 
-def _mid_hand(seed: int = 4):  # type: ignore[no-untyped-def]
-    """A dealt dagang hand a few plays in, with a choice to make for the seat to act."""
-    rules = make_rules("dagang")
-    state, _ = new_hand(rules, seed)
-    expert = ExpertPolicy(rules, max_seconds=SLOW)
-    normal = expert.normal
-    from bot.engine import apply
-
-    for step in range(60):
-        seat = state.to_act
-        assert seat is not None
-        legal = options(state, seat)
-        view = seat_view(state, seat)
-        base = normal.choose(view, legal, random.Random(0))
-        # A few plays in, stop at the first decision with an alternative to search (it
-        # does not depend on how normal's weights happen to be tuned).
-        if step >= 12 and len(expert.candidates(view, legal, base)) >= 2:
-            return state
-        action = decide(state, seat, normal, random.Random(0))
-        assert action is not None
-        state, _ = apply(state, seat, action)
-    raise AssertionError("no decision with alternatives in 60 actions")
-
-
 def test_masked_state_hides_every_other_hand() -> None:
-    state = _mid_hand()
+    state = mid_hand()
     masked = masked_state(state, 2)
     assert masked.hands[1] == state.hands[1]
     assert all(masked.hands[i] == EMPTY for i in (0, 2, 3, 4, 5))
@@ -55,7 +31,7 @@ def test_masked_state_hides_every_other_hand() -> None:
 
 
 def test_determinized_deals_respect_what_the_seat_knows() -> None:
-    state = _mid_hand()
+    state = mid_hand()
     seat = state.to_act
     assert seat is not None
     view = seat_view(state, seat)
@@ -90,7 +66,7 @@ def _redealt(state: HandState, seat: int, seed: int) -> HandState:
 
 
 def test_same_seed_same_decision_and_independent_of_the_hidden_hands() -> None:
-    state = _mid_hand()
+    state = mid_hand()
     seat = state.to_act
     assert seat is not None
     expert = ExpertPolicy(state.rules, work=1500, max_seconds=SLOW)
@@ -106,7 +82,7 @@ def test_same_seed_same_decision_and_independent_of_the_hidden_hands() -> None:
 
 
 def test_the_search_gets_only_the_masked_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = _mid_hand()
+    state = mid_hand()
     seat = state.to_act
     assert seat is not None
     seen: list[HandState] = []
@@ -126,20 +102,20 @@ def test_the_search_gets_only_the_masked_table(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.ai.expert as expert_module
+    import bot.ai.playouts as playouts_module
 
-    state = _mid_hand()
+    state = mid_hand()
     seat = state.to_act
     assert seat is not None
     view = seat_view(state, seat)
     calls: list[HandState] = []
-    real = expert_module.rollout
+    real = playouts_module.rollout
 
     def counted(s: HandState, rng: random.Random, deadline: float) -> HandState:
         calls.append(s)
         return real(s, rng, deadline)
 
-    monkeypatch.setattr(expert_module, "rollout", counted)
+    monkeypatch.setattr(playouts_module, "rollout", counted)
     expert = ExpertPolicy(
         state.rules, work=3000, margin=-10.0, max_seconds=SLOW
     )  # always contested: no early stop
@@ -211,7 +187,7 @@ def test_decide_async_keeps_the_event_loop_free() -> None:
 
     from bot.ai import decide_async
 
-    state = _mid_hand()
+    state = mid_hand()
     seat = state.to_act
     assert seat is not None
     expert = ExpertPolicy(state.rules, work=3000, max_seconds=SLOW)
@@ -311,7 +287,7 @@ def test_a_playout_stops_at_the_deadline_and_finishes_without_one() -> None:
 
     from bot.ai.rollout import rollout
 
-    state = _mid_hand()
+    state = mid_hand()
     done = rollout(state, random.Random(1))
     assert done.over
     assert rollout(state, random.Random(1)) == done  # no randomness beyond the state
