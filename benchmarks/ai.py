@@ -90,6 +90,7 @@ class ExpertSetup:
     processes: int
     spread: bool
     work: int | None = None  # a budget of the run's own (``--expert-work``)
+    seconds: float | None = None  # a clock of the run's own (``--expert-seconds``)
 
 
 def make_policy(name: str, preset: str, setup: ExpertSetup) -> Policy:
@@ -106,10 +107,12 @@ def make_policy(name: str, preset: str, setup: ExpertSetup) -> Policy:
         processes = max(1, setup.processes)
         work = setup.work or WORK_PER_PROCESS * processes
         if setup.spread:
-            return ExpertPolicy(rules, work=work, pool=search_pool.configure(processes))
-        return ExpertPolicy(
-            rules, work=work, max_seconds=DEFAULT_SECONDS * processes, pool=SearchPool(1)
-        )
+            seconds = setup.seconds or DEFAULT_SECONDS
+            pool = search_pool.configure(processes)
+        else:
+            seconds = setup.seconds or DEFAULT_SECONDS * processes
+            pool = SearchPool(1)
+        return ExpertPolicy(rules, work=work, max_seconds=seconds, pool=pool)
     return policy_for(name, rules)
 
 
@@ -248,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="expert budget: playouts x cards left per decision (default: the level's own)",
     )
+    parser.add_argument(
+        "--expert-seconds",
+        type=float,
+        default=None,
+        help="the expert's clock per decision (default: the level's own, times the search"
+        " processes it stands for when it searches in its match's process)",
+    )
     parser.add_argument("--quick", action="store_true", help="48 hands a pairing, 16 for expert")
     parser.add_argument(
         "--expert-timing", type=int, default=20, help="expert decisions timed per preset"
@@ -267,7 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         hands, expert_hands = 48, 16
     workers = max(1, min(2, args.workers))
-    setup = ExpertSetup(args.search_processes, spread=workers == 1, work=args.expert_playouts)
+    setup = ExpertSetup(
+        args.search_processes,
+        spread=workers == 1,
+        work=args.expert_playouts,
+        seconds=args.expert_seconds,
+    )
     pairs = args.pairs.split(",")
     times: dict[str, list[float]] = {}
     for preset in args.presets.split(","):

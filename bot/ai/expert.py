@@ -54,15 +54,18 @@ from .tracking import deck_of
 # The work of a decision: playouts x (the cards still in the hands + PLAYOUT_FIXED); a
 # playout's length is about proportional to those cards, plus a fixed part (the deal, the
 # candidate's move). 32,000 took at most 1.0 s (p95 0.76-0.82 s) on one idle core of the
-# reference machine: ~130 playouts at the start, up to MAX_DEALS deals a candidate near the
-# end. A search stops early, after any MIN_DEALS deals, once no alternative may still beat
-# normal's choice. The strength follows the work: against ``normal`` in dagang (the same
-# 96 hands) 8,000 won 0.583, 16,000 0.609, 32,000 0.682 — the deals are what tell a real
+# reference machine: ~130 playouts at the start, more near the end. The search pool
+# gives every search process that much (``budget``). Alternatives leave the race after
+# any MIN_DEALS deals once they cannot beat normal's choice, and the search stops when
+# none is left. The strength follows the work: against ``normal`` in dagang (the same 96
+# hands) 8,000 won 0.583, 16,000 0.609, 32,000 0.682 — the deals are what tell a real
 # gain from the noise, so the budget takes what the time limit allows (1.5 s a decision).
 WORK_PER_PROCESS = 32_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
-MAX_DEALS = 64
+# A cap on the deals of one decision, far above what the budget buys early in the hand
+# (~60 for four candidates at 64,000): late, a race of two may take up to this many.
+MAX_DEALS = 256
 DEFAULT_SECONDS = 1.2
 MAX_CANDIDATES = 4
 DEFAULT_MARGIN = 0.03  # mean score per deal an alternative must gain over normal's …
@@ -171,27 +174,34 @@ class ExpertPolicy:
     def evaluate(
         self, view: SeatView, public: HandState, cands: Sequence[Action | None], seed: int
     ) -> list[list[float]]:
-        """Each candidate's playout scores, deal by deal (the same deals for all), played
-        in batches of MIN_DEALS deals by the search pool."""
+        """Each candidate's playout scores, deal by deal on the same deals, played in
+        batches of MIN_DEALS deals by the search pool. After each batch an alternative
+        that can no longer beat normal's choice leaves the race (its list stops there)
+        and its share of the budget goes to more deals for the others."""
         hidden = hidden_cards(view, public)  # not the 4s 点四 discarded
         sizes = hand_sizes(view, hidden)
         z = self.z_for(view)
         caps = tuple((seat, tuple(row)) for seat, row in sorted(pass_caps(view).items()))
         until = time.time() + self.max_seconds
-        job = Batch(view, public, tuple(cands), tuple(sizes), caps, hidden, seed, 0, 0, until)
-        deals = self.deals(sum(sizes), len(cands))
+        job = Batch(view, public, tuple(cands), tuple(sizes), caps, hidden, seed, 0, 0, (), until)
+        budget = self.deals(sum(sizes), len(cands)) * len(cands)  # playouts
         scores: list[list[float]] = [[] for _ in cands]
+        live = list(range(len(cands)))
         pool = self._pool()
-        for first in range(0, deals, MIN_DEALS):
-            count = min(MIN_DEALS, deals - first)
-            rows = pool.run(job._replace(first=first, deals=count))
+        first = spent = 0
+        while len(live) > 1:
+            count = min(MIN_DEALS, MAX_DEALS - first, (budget - spent) // len(live))
+            if count < 1:
+                break
+            rows = pool.run(job._replace(first=first, deals=count, live=tuple(live)))
             for row in rows:
-                for i, x in enumerate(row):
+                for i, x in zip(live, row, strict=True):
                     scores[i].append(x)
             if len(rows) < count:
                 break  # the safety net: decide from the deals finished so far
-            if count == MIN_DEALS and not self.contested(scores, z):
-                break  # no alternative can still beat normal's choice: stop early
+            first += count
+            spent += count * len(live)
+            live = [0] + [i for i in live[1:] if self._may_win(scores, i, z)]
         return scores
 
     def _pool(self) -> SearchPool:
@@ -216,24 +226,28 @@ class ExpertPolicy:
         return self.late_z if 3 * left <= sum(deck_of(view.public.rules)) else self.z
 
     def pick(self, scores: Sequence[Sequence[float]], z: float | None = None) -> int:
-        """Normal's choice (index 0) unless another did clearly better on the same deals."""
+        """Normal's choice (index 0) unless an alternative that ran the whole race did
+        clearly better on the same deals."""
         n = len(scores[0])
         if not n:
             return 0  # no deal finished in time: normal's choice
-        means = [sum(s) / n for s in scores]
-        best = max(range(len(scores)), key=lambda i: (means[i], -i))
-        if best == 0:
-            return 0
-        gain, se = _paired(scores[best], scores[0])
-        return best if gain > self.margin + (self.z if z is None else z) * se else 0
-
-    def contested(self, scores: Sequence[Sequence[float]], z: float) -> bool:
-        """Whether some alternative may still beat normal's choice by the margin."""
-        for alt in scores[1:]:
+        best, best_gain, best_se = 0, 0.0, 0.0
+        for i, alt in enumerate(scores[1:], start=1):
+            if len(alt) < n:
+                continue  # left the race: it could not beat normal's choice
             gain, se = _paired(alt, scores[0])
-            if gain + z * se > self.margin:
-                return True
-        return False
+            if gain > best_gain:
+                best, best_gain, best_se = i, gain, se
+        if best and best_gain > self.margin + (self.z if z is None else z) * best_se:
+            return best
+        return 0
+
+    def _may_win(self, scores: Sequence[Sequence[float]], i: int, z: float) -> bool:
+        """Whether alternative ``i`` may still beat normal's choice by the margin (its
+        paired gain plus ``z`` standard errors reaches it)."""
+        alt = scores[i]
+        gain, se = _paired(alt, scores[0][: len(alt)])
+        return gain + z * se > self.margin
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:

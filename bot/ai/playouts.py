@@ -25,7 +25,7 @@ from .rollout import rollout
 
 SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
 
-Row = list[float]  # one deal's score for each candidate
+Row = list[float]  # one deal's score for each live candidate
 
 
 class Batch(NamedTuple):
@@ -40,6 +40,7 @@ class Batch(NamedTuple):
     seed: int
     first: int
     deals: int
+    live: tuple[int, ...]  # the candidates still in the race (indices into ``cands``)
     until: float  # a ``time.time()`` reading: the wall clock is the same in every process
 
 
@@ -55,7 +56,7 @@ def run(batch: Batch) -> list[Row]:
     for d in range(batch.first, batch.first + batch.deals):
         rng = random.Random(batch.seed + d)
         state = batch.public._replace(hands=deal(view, batch.sizes, caps, rng, batch.hidden))
-        row = deal_row(state, view.seat, batch.cands, rng, deadline)
+        row = deal_row(state, view.seat, batch.cands, rng, deadline, batch.live)
         if row is None:
             break
         rows.append(row)
@@ -68,11 +69,15 @@ def deal_row(
     cands: Sequence[Action | None],
     rng: random.Random,
     deadline: float,
+    live: Sequence[int] | None = None,
 ) -> Row | None:
-    """Every candidate's playout on one deal; None once past the deadline."""
+    """The playouts of the ``live`` candidates (all by default) on one deal; None once
+    past the deadline. Every candidate's playout seed is drawn, live or not, so a
+    candidate's score on a deal does not depend on which others still race."""
+    seeds = [rng.getrandbits(32) for _ in cands]
     row: Row = []
-    for cand in cands:
-        row.append(playout(state, seat, cand, rng.getrandbits(32), deadline))
+    for i in range(len(cands)) if live is None else live:
+        row.append(playout(state, seat, cands[i], seeds[i], deadline))
         if time.perf_counter() > deadline:
             return None
     return row

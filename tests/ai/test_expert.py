@@ -9,7 +9,7 @@ import pytest
 from bot.ai import decide, options, play_hand
 from bot.ai.base import masked_state
 from bot.ai.deal import NO_CAP, deal, hand_sizes, pass_caps
-from bot.ai.expert import MIN_DEALS, PLAYOUT_FIXED, ExpertPolicy
+from bot.ai.expert import MAX_DEALS, MIN_DEALS, PLAYOUT_FIXED, ExpertPolicy
 from bot.ai.normal import NormalPolicy
 from bot.ai.tracking import Seen, deck_of
 from bot.engine import ActionKind, apply, fmt, from_hands, make_rules, new_hand, parse
@@ -294,3 +294,35 @@ def test_a_playout_stops_at_the_deadline_and_finishes_without_one() -> None:
     # A deadline already past: it stops at once, the hand unfinished.
     cut = rollout(state, random.Random(1), deadline=time.perf_counter() - 1.0)
     assert not cut.over and cut == state
+
+
+def test_an_alternative_that_cannot_win_leaves_the_race_and_the_rest_get_its_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = mid_hand()
+    seat = state.to_act
+    assert seat is not None
+    view = seat_view(state, seat)
+    legal = options(state, seat)
+    public = masked_state(state, seat)
+    full = ExpertPolicy(state.rules, work=12_000, margin=-10.0, max_seconds=SLOW)
+    cands = full.candidates(view, legal, full.normal.choose(view, legal, random.Random(0)))
+    assert len(cands) >= 3
+    everyone = full.evaluate(view, public, cands, 5)  # nobody leaves: margin -10
+    deals = full.deals(sum(hand_sizes(view)), len(cands))
+    assert [len(s) for s in everyone] == [deals] * len(cands)
+    # Only candidate 1 stays in the race after the first batch.
+    racing = ExpertPolicy(state.rules, work=12_000, margin=-10.0, max_seconds=SLOW)
+    monkeypatch.setattr(racing, "_may_win", lambda scores, i, z: i == 1)
+    raced = racing.evaluate(view, public, cands, 5)
+    playouts = deals * len(cands)
+    expected = min(MAX_DEALS, MIN_DEALS + (playouts - MIN_DEALS * len(cands)) // 2)
+    assert [len(s) for s in raced] == [expected] * 2 + [MIN_DEALS] * (len(cands) - 2)
+    assert expected > deals  # the survivors played more deals than without the race
+    # A candidate scores the same on a deal whichever others still race.
+    for mine, all_in in zip(raced, everyone, strict=True):
+        n = min(len(mine), len(all_in))
+        assert mine[:n] == all_in[:n]
+    # Only a candidate that ran the whole race may overrule normal's choice.
+    assert racing.pick([[0.0] * 12, [1.0] * 6, [0.5] * 12]) == 2
+    assert racing.pick([[0.0] * 12, [1.0] * 6]) == 0

@@ -46,7 +46,7 @@ def _search(state: HandState, pool: SearchPool, work: int = 12_000) -> list[list
 
 
 def test_split_keeps_the_deals_in_order_and_shares_them_evenly() -> None:
-    job = Batch(None, None, (), (), (), (), 0, 12, 7, 0.0)  # type: ignore[arg-type]
+    job = Batch(None, None, (), (), (), (), 0, 12, 7, (), 0.0)  # type: ignore[arg-type]
     parts = split(job, 2)
     assert [(p.first, p.deals) for p in parts] == [(12, 4), (16, 3)]
     assert [(p.first, p.deals) for p in split(job, 3)] == [(12, 3), (15, 2), (17, 2)]
