@@ -3,7 +3,7 @@
 The expert's playouts need thousands of moves a second, so this loop skips the view and
 the full legal list: it proposes one move from the raw counts and lets ``apply`` judge
 it, falling back to the engine's legal plays only when the proposal is refused (点四,
-憋三, who may answer a 够级牌, a burner's joker rule …). Nobody burns, 让s, revolts or
+憋三, who may answer a 够级牌, a burner's joker rule …). Nobody burns, revolts or
 declares in a rollout.
 
 The proposal follows ``NormalPolicy``'s cost model (costs in rank steps: a 2 costs 5, a
@@ -19,7 +19,9 @@ that a playout plays the way the table's ``normal`` seats do:
   fire them), taken when its cost is within normal's limit (``NormalWeights``: 12 early
   in the hand and 16 late for an ordinary play, ± 4 as the other opponents passed or are
   still to come; 20 for the opposite's 够级牌, 26 for a pure one; 40 against a seat
-  about to go out or burning, or when the answer nearly ends the hand).
+  about to go out or burning, or when the answer nearly ends the hand); where the rules
+  let it 让 an opposite's play (its teammate two seats on still playing) it 让s, as
+  ``normal`` does, an answer over the limit or dearer than ``cheap`` unless urgent.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..engine.errors import GoujiError
 from ..engine.game import apply, legal_plays
 from ..engine.movegen import gen_answers
 from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play, is_pure_gouji
+from ..engine.queries import rang_error
 from ..engine.rules import Rules
 from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
 from .normal import DEFAULT_NORMAL
@@ -55,6 +58,7 @@ KEEP_LAST_MEN = W.last_big_men
 BLOCK = W.block
 FEED = W.feed
 _PASS = Action(ActionKind.PASS)
+_RANG = Action(ActionKind.RANG)
 # The size from which a plain set of each base rank is a 够级牌 (``is_gouji`` without the
 # call: the playouts ask it hundreds of thousands of times per decision).
 _GOUJI_AT = tuple(GOUJI_MIN.get(base, 99) for base in range(16))
@@ -194,7 +198,7 @@ def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
             if c < price or p.size == total:
                 best, price = p, c
     if best is None:
-        return _PASS
+        return _PASS  # nothing beats it: a plain pass (normal 让s only with an answer)
     rest = list(hand)
     if best.base == TWOS_BASE:
         rest[I_TWO] -= best.n
@@ -204,7 +208,21 @@ def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:
     rest[I_SMALL] -= best.small
     rest[I_BIG] -= best.big
     limit = ANSWER_URGENT if _groups(rest) <= 1 else _limit(state, seat, duel, urgent)
+    if (price > limit or (price > W.cheap and not urgent)) and _may_rang(state, seat):
+        return _RANG  # as normal: the teammate two seats on may take it cheaper
     return Action.play(best) if price <= limit else _PASS
+
+
+def _may_rang(state: HandState, seat: int) -> bool:
+    """Whether the seat may 让 (the rules allow it here) with its teammate two seats on
+    still playing — the only 让 that helps, and the only one ``normal`` makes."""
+    return (
+        state.rules.rang
+        and state.rang_by is None
+        and state.top_seat == opp(seat)
+        and state.status[down(down(seat)) - 1] is SeatStatus.PLAYING
+        and rang_error(state, seat) is None
+    )
 
 
 # -- leads ----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -12,12 +13,12 @@ from bot.ai.deal import NO_CAP, deal, hand_sizes, pass_caps
 from bot.ai.expert import MAX_DEALS, MIN_DEALS, PLAYOUT_FIXED, ExpertPolicy
 from bot.ai.normal import NormalPolicy
 from bot.ai.tracking import Seen, deck_of
-from bot.engine import ActionKind, apply, fmt, from_hands, make_rules, new_hand, parse
+from bot.engine import Action, ActionKind, apply, fmt, from_hands, make_rules, new_hand, parse
 from bot.engine.cards import EMPTY
 from bot.engine.state import HandState
 from bot.engine.views import SeatView, seat_view
 
-from .helpers import mid_hand, play, table
+from .helpers import act, mid_hand, play, table
 
 SLOW = 600.0  # the clock's safety net out of the way: these tests count work, not time
 
@@ -326,3 +327,20 @@ def test_an_alternative_that_cannot_win_leaves_the_race_and_the_rest_get_its_dea
     # Only a candidate that ran the whole race may overrule normal's choice.
     assert racing.pick([[0.0] * 12, [1.0] * 6, [0.5] * 12]) == 2
     assert racing.pick([[0.0] * 12, [1.0] * 6]) == 0
+
+
+def test_a_playout_rangs_a_dear_answer_to_the_opposite_as_normal_does() -> None:
+    from bot.ai.rollout import _proposal
+
+    hands = ["3334445552", "66778", "99TTJ", "Q88899TTJJ", "3456789", "3456789"]
+    state = play(table(hands, leader=4), 4, "Q")
+    state = act(act(state, 5, ActionKind.PASS), 6, ActionKind.PASS)
+    assert state.to_act == 1
+    # Only the 2 beats the opposite's Q: dear, so seat 3 two seats on may take it first.
+    assert _proposal(state, 1).kind is ActionKind.RANG
+    normal = NormalPolicy(state.rules)
+    legal = options(state, 1)
+    assert normal.choose(seat_view(state, 1), legal, random.Random(0)).kind is ActionKind.RANG
+    # Without 让 in the rules it answers with its 2 (within its limit: both others passed).
+    no_rang = state._replace(rules=dataclasses.replace(state.rules, rang=False))
+    assert _proposal(no_rang, 1) == Action(ActionKind.PLAY, parse("2"))
