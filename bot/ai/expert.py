@@ -63,9 +63,10 @@ from .tracking import deck_of
 WORK_PER_PROCESS = 32_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
-# A cap on the deals of one decision, far above what the budget buys early in the hand
-# (~60 for four candidates at 64,000): late, a race of two may take up to this many.
-MAX_DEALS = 256
+# A cap on the deals of a decision: late in the hand the budget would buy hundreds, at
+# the full budget's time each. 256 took a median decision from 0.35 to 0.76 s (two search
+# processes) — too dear for what the late deals add where playouts are short.
+MAX_DEALS = 64
 DEFAULT_SECONDS = 1.2
 MAX_CANDIDATES = 4
 DEFAULT_MARGIN = 0.03  # mean score per deal an alternative must gain over normal's …
