@@ -36,6 +36,7 @@ SEARCH_PROCESSES_ENV = "GOUJI_SEARCH_PROCESSES"
 DEFAULT_MAX = 2  # the reference machine's cores: more would only slow the event loop
 MAX_PROCESSES = 8
 SEARCH_NICE = 5
+MAX_BROKEN = 3  # pools broken in a row before searching in the calling thread
 
 
 class SearchProcessesError(ValueError):
@@ -92,6 +93,7 @@ class SearchPool:
         self.nice = nice
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()  # several tables' threads may search at once
+        self._broken = 0  # pools broken in a row
 
     def run(self, batch: Batch) -> list[Row]:
         """The batch's rows in deal order (fewer than ``deals`` once the clock ran out)."""
@@ -104,10 +106,18 @@ class SearchPool:
             results = [f.result() for f in futures]
         except BrokenProcessPool:
             # A search process died (killed, out of memory): this batch is played here,
-            # and the next one starts new processes.
-            log.warning("a search process died; starting new ones")
+            # and the next one starts new processes — unless they keep dying (a process
+            # that cannot even start), when this pool searches in the calling thread
+            # from then on, with one process's budget.
             self._drop()
+            self._broken += 1
+            if self._broken >= MAX_BROKEN:
+                log.error("search processes keep dying; searching in this process instead")
+                self.processes = 1
+            else:
+                log.warning("a search process died; starting new ones")
             return playouts.run(batch)
+        self._broken = 0
         rows: list[Row] = []
         for part, got in zip(parts, results, strict=True):
             rows.extend(got)

@@ -19,6 +19,7 @@ from bot.ai.deal import hand_sizes
 from bot.ai.expert import MIN_DEALS, WORK_PER_PROCESS, ExpertPolicy
 from bot.ai.playouts import Batch
 from bot.ai.search_pool import (
+    MAX_BROKEN,
     MAX_PROCESSES,
     SearchPool,
     SearchProcessesError,
@@ -190,3 +191,27 @@ def test_the_gouji_command_sets_the_search_processes_from_the_environment(
     finally:
         search_pool.configure(1)
     assert search_pool.shared().processes == 1
+
+
+def test_search_processes_that_keep_dying_leave_the_search_to_this_process(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    state = mid_hand()
+    alone = _search(state, SearchPool(1), work=3000)
+    pool = SearchPool(2)
+    try:
+        for broken in range(1, MAX_BROKEN + 1):
+            pool.start()
+            assert pool._pool is not None
+            for pid in pool._pool._processes:
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
+            # every batch is still played, here
+            assert _search(state, pool, work=3000) == alone
+            assert pool.processes == (2 if broken < MAX_BROKEN else 1)
+        assert pool._pool is None
+        assert "searching in this process instead" in caplog.text
+        # from now on it searches here, with one process's budget
+        assert ExpertPolicy(pool=pool).budget() == WORK_PER_PROCESS
+    finally:
+        pool.close()
