@@ -10,6 +10,13 @@ tie counts half; voided hands (two revolts) are not counted. Intervals are 95% W
 intervals over hands. Decision times are CPU-bound wall times of every decision the
 tested team's policy took (on a shared machine they include waiting for the core).
 
+The expert stands for a table's expert with ``--search-processes`` search processes (the
+bot's default: the cores, at most 2). With ``--workers 1`` it spreads its playouts over
+them for real, so its decision times are a table's; with two matches at a time it
+searches in its match's process with the same work and the clock times the processes —
+the same decisions (``bot.ai.search_pool``), reported as ``expert_inprocess`` times.
+``expert_default_budget`` always times decisions one at a time in real search processes.
+
 Every figure is a ``<name> <value> <unit>`` line; ``<name>_lo``/``_hi`` give its interval.
 """
 
