@@ -4,18 +4,29 @@
 - A test that fails before it closes its store leaves aiosqlite's worker thread (not a daemon)
   waiting for work, and the interpreter then waits for it forever: CI would hang instead of
   reporting the failure. At the very end of the run, such threads are told to stop.
+- The `gouji` command sets the expert's shared search pool from the environment; a test
+  that runs it must not leave the tests after it searching in processes (where a test's
+  monkeypatch does not reach): after every test the pool searches in the test's thread.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 import pytest
 from aiosqlite import core as aiosqlite_core
 
+from bot.ai import search_pool
 from bot.i18n import set_strict
 
 set_strict(True)
+
+
+@pytest.fixture(autouse=True)
+def _search_in_the_test() -> Iterator[None]:
+    yield
+    search_pool.configure(1)
 
 
 def _stop_leaked_sqlite_workers() -> int:
