@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from bot.child import leave_with_parent
+from bot.child import process_count, spawn_pool
 from bot.service import StartupError
 
 log = logging.getLogger(__name__)
@@ -40,26 +39,13 @@ R = TypeVar("R")
 
 def draw_processes(raw: str | None) -> int:
     """The environment's setting: unset or empty is the default."""
-    if raw is None or not raw.strip():
-        return DEFAULT_PROCESSES
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_PROCESSES:
+    value = process_count(raw, DEFAULT_PROCESSES, MAX_PROCESSES)
+    if value is None:
         raise StartupError(
             f"{DRAW_PROCESSES_ENV} must be a whole number of drawing processes "
             f"from 0 to {MAX_PROCESSES}, not {raw!r}"
         )
     return value
-
-
-def _background(nice: int) -> None:
-    """The drawing process's start: lower its priority, leave with the worker, and load
-    Pillow and the fonts before the first picture."""
-    os.nice(nice)
-    leave_with_parent()  # a SIGKILLed worker would otherwise leave it running
-    import render  # noqa: F401 (Pillow and the fonts, loaded before the first picture)
 
 
 class Drawer:
@@ -90,15 +76,8 @@ class Drawer:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # "spawn", not the platform's "fork": a forked child would inherit the
-            # worker's sockets (its health port, the webhook) and keep them open after
-            # the worker dies, so a restarted worker could not bind them again.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_background,
-                initargs=(self.nice,),
-            )
+            # Pillow and the fonts load before the first picture.
+            self._pool = spawn_pool(self.processes, self.nice, preload="render")
         return self._pool
 
     def start(self) -> None:

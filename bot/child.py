@@ -1,15 +1,38 @@
-"""What every child process of a worker does first: leave when the worker goes.
+"""A worker's child processes: the drawing processes (adapters/drawing.py) and the
+expert's search processes (bot/ai/search_pool.py).
 
-A ``ProcessPoolExecutor``'s process outlives a SIGKILLed parent: it holds its own
-queue's ends, so it never sees the parent go. The drawing processes (adapters/drawing.py)
-and the search processes (bot/ai/search_pool.py) call ``leave_with_parent`` at start.
+- They start with ``spawn``, not the platform's ``fork``: a forked child would inherit
+  the worker's sockets (its health port, the webhook) and keep them open after the
+  worker dies, so a restarted worker could not bind them again.
+- They run at a lower CPU priority than the worker, so a button press is answered first.
+- They leave with the worker: a ``ProcessPoolExecutor``'s process outlives a SIGKILLed
+  parent (it holds its own queue's ends, so it never sees the parent go).
 """
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
+
+
+def spawn_pool(processes: int, nice: int, preload: str) -> ProcessPoolExecutor:
+    """``processes`` children at ``nice`` (added to ours) that leave with this process
+    and import the module ``preload`` before their first task."""
+    return ProcessPoolExecutor(
+        processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start,
+        initargs=(nice, preload),
+    )
+
+
+def _start(nice: int, preload: str) -> None:
+    os.nice(nice)
+    leave_with_parent()
+    importlib.import_module(preload)
 
 
 def leave_with_parent() -> None:
@@ -22,3 +45,15 @@ def leave_with_parent() -> None:
 def _leave_with(parent: multiprocessing.process.BaseProcess) -> None:
     parent.join()
     os._exit(0)
+
+
+def process_count(raw: str | None, default: int, maximum: int) -> int | None:
+    """A count of child processes from the environment: unset or empty is ``default``;
+    None for anything but a whole number from 0 to ``maximum`` (the caller says why)."""
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        return None
+    return value if 0 <= value <= maximum else None

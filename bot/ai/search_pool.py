@@ -8,9 +8,9 @@ processes; only the time it takes differs. With two cores the expert does twice 
 work (``expert.WORK_PER_PROCESS`` each) in the same time.
 
 In a search process the playouts hold no lock the event loop needs: a worker thread
-that waits on them leaves the interpreter to the loop. The processes start with
-``spawn`` (a forked child would keep the worker's sockets open) at a slightly lower CPU
-priority than the worker, so a button press is answered before a playout runs.
+that waits on them leaves the interpreter to the loop. The processes start as every
+child of a worker does (``bot.child``), at ``nice`` 5, so a button press is answered
+before a playout runs.
 
 ``GOUJI_SEARCH_PROCESSES`` sets the processes of the ``gouji`` command (default: the
 cores this process may use, at most 2; 0 or 1 searches in the deciding thread, which is
@@ -20,13 +20,12 @@ what a library caller or a test gets unless it calls ``configure``).
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..child import leave_with_parent
+from ..child import process_count, spawn_pool
 from . import playouts
 from .playouts import Batch, Row
 
@@ -52,24 +51,13 @@ def usable_cores() -> int:
 
 def search_processes(raw: str | None) -> int:
     """The environment's setting: unset or empty is the default."""
-    if raw is None or not raw.strip():
-        return min(DEFAULT_MAX, usable_cores())
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_PROCESSES:
+    value = process_count(raw, min(DEFAULT_MAX, usable_cores()), MAX_PROCESSES)
+    if value is None:
         raise SearchProcessesError(
             f"{SEARCH_PROCESSES_ENV} must be a whole number of search processes "
             f"from 0 to {MAX_PROCESSES}, not {raw!r}"
         )
     return value
-
-
-def _start(nice: int) -> None:
-    """A search process's start: lower its priority and leave with the worker."""
-    os.nice(nice)
-    leave_with_parent()
 
 
 def split(batch: Batch, parts: int) -> list[Batch]:
@@ -128,12 +116,7 @@ class SearchPool:
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    self.processes,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start,
-                    initargs=(self.nice,),
-                )
+                self._pool = spawn_pool(self.processes, self.nice, preload=playouts.__name__)
             return self._pool
 
     def start(self) -> None:

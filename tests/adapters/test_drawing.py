@@ -6,9 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -23,10 +20,11 @@ from render.replay import frame_png
 from render.replay_golden import sample_frames
 from render.samples import SAMPLE_NAMES, sample_state
 
+from ..children import assert_children_leave_with_a_killed_parent
+
 PNG = b"\x89PNG\r\n\x1a\n"
 CHAT = ChatRef("tg", "-1001")
 ME = Actor("1", "老王")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_setting_defaults_to_one_process_and_refuses_nonsense() -> None:
@@ -130,48 +128,19 @@ async def test_a_thread_drawer_draws_in_this_process() -> None:
     assert pid == os.getpid()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has left; only its parent's reaping is missing
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_the_drawing_process_leaves_with_a_sigkilled_worker(tmp_path: Path) -> None:
-    script = tmp_path / "worker.py"
-    script.write_text(
-        textwrap.dedent(
-            f"""
-            import asyncio, os, sys, time
-            sys.path.insert(0, {str(ROOT)!r})
-            from adapters.drawing import Drawer
+    main = """
+        import asyncio, os, time
+        from adapters.drawing import Drawer
 
-            async def main() -> None:
-                draw = Drawer(1)
-                print(await draw(os.getpid), flush=True)
-                time.sleep(60)
+        async def draw_once() -> None:
+            print(await Drawer(1)(os.getpid), flush=True)
+            time.sleep(60)
 
-            if __name__ == "__main__":
-                asyncio.run(main())
-            """
-        )
-    )
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path
-    )
-    try:
-        assert proc.stdout is not None
-        child = int(proc.stdout.readline())
-        assert _alive(child)
-    finally:
-        proc.kill()
-        proc.wait()
-    end = time.monotonic() + 10
-    while _alive(child) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert not _alive(child)
+        asyncio.run(draw_once())
+    """
+    assert_children_leave_with_a_killed_parent(tmp_path, main)
 
 
 def test_the_worker_gives_its_adapters_one_drawer_from_the_environment(

@@ -5,9 +5,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -29,10 +26,10 @@ from bot.ai.search_pool import (
 from bot.engine.state import HandState
 from bot.engine.views import seat_view
 
+from ..children import assert_children_leave_with_a_killed_parent
 from .helpers import mid_hand
 
 SLOW = 600.0  # the clock out of the way: these tests compare work, not time
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _search(state: HandState, pool: SearchPool, work: int = 12_000) -> list[list[float]]:
@@ -122,46 +119,18 @@ def test_the_setting_defaults_to_the_cores_up_to_two_and_refuses_nonsense() -> N
             search_processes(bad)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_the_search_processes_leave_with_a_sigkilled_worker(tmp_path: Path) -> None:
-    script = tmp_path / "worker.py"
-    script.write_text(
-        textwrap.dedent(
-            f"""
-            import os, sys, time
-            sys.path.insert(0, {str(ROOT)!r})
-            from bot.ai.search_pool import SearchPool
+    main = """
+        import time
+        from bot.ai.search_pool import SearchPool
 
-            if __name__ == "__main__":
-                pool = SearchPool(2)
-                pool.start()
-                print(*pool._pool._processes, flush=True)
-                time.sleep(60)
-            """
-        )
-    )
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path
-    )
-    try:
-        assert proc.stdout is not None
-        children = [int(pid) for pid in proc.stdout.readline().split()]
-        assert len(children) == 2 and all(_alive(pid) for pid in children)
-    finally:
-        proc.kill()
-        proc.wait()
-    end = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < end:
-        time.sleep(0.05)
-    assert not any(_alive(pid) for pid in children)
+        pool = SearchPool(2)
+        pool.start()
+        print(*pool._pool._processes, flush=True)
+        time.sleep(60)
+    """
+    assert_children_leave_with_a_killed_parent(tmp_path, main)
 
 
 def test_the_gouji_command_sets_the_search_processes_from_the_environment(
