@@ -11,22 +11,27 @@ lead, a burn — it
 3. plays every candidate on the same deals (common random numbers) to the end of the
    hand with the fast rules of ``rollout`` — ``normal``'s cost model on raw counts —
    at every seat, and scores the hand for the seat's team: a win (its finish places
-   outscore the other team's) counts 1, a tie ½, plus a twelfth of the place points;
-4. keeps normal's choice unless an alternative did better on the same deals by more
-   than the noise (``margin`` and ``z`` standard errors of the paired differences).
+   outscore the other team's) counts 1, a tie ½, plus a twelfth of the place points
+   (``playouts``); the deals go in batches of ``MIN_DEALS``, spread over the search
+   processes (``search_pool``), and after each batch an alternative that can no longer
+   beat normal's choice leaves the race, its share of the budget going to the others;
+4. keeps normal's choice unless an alternative that ran the whole race did better on
+   the same deals by more than the noise (``margin`` and ``z`` standard errors of the
+   paired differences).
 
 Decisions without a real choice (a teammate on top, 还贡, 革命, 明点) are normal's.
 
 The search sees only the seat's own view: ``decide`` hands it ``masked_state`` — the
 public table with every other hand emptied — never the real hands.
 
-Budget: ``work`` — playouts times the cards still in the hands, shared by the candidates
-(at least ``MIN_DEALS`` deals each) — makes the decision deterministic for a given rng
-seed and about as long early in the hand (long playouts, few deals) as late (many).
-``max_seconds`` is a safety net only: when a slow machine reaches it, the search stops
-(a playout looks at the clock every few moves), drops the unfinished deal and decides
-from the deals finished so far, so a decision cut
-short by the clock may differ from an uncut one.
+Budget: ``work`` (``WORK_PER_PROCESS`` per search process unless given) — playouts times
+the cards still in the hands, shared by the candidates (at least ``MIN_DEALS`` deals
+each) — makes the decision deterministic for a given rng seed, for any number of search
+processes, and about as long early in the hand (long playouts, few deals) as late
+(many). ``max_seconds`` is a safety net only: when a slow machine reaches it, the search
+stops (a playout looks at the clock every few moves), drops the unfinished deal and
+decides from the deals finished so far, so a decision cut short by the clock may differ
+from an uncut one.
 """
 
 from __future__ import annotations

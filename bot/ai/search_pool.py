@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..child import process_count, spawn_pool
@@ -92,6 +92,10 @@ class SearchPool:
             executor = self._executor()
             futures = [executor.submit(playouts.run, part) for part in parts]
             results = [f.result() for f in futures]
+        except CancelledError:
+            # Another thread's search found the pool broken, or ``configure`` replaced
+            # it, and cancelled what was queued: this batch is played here.
+            return playouts.run(batch)
         except BrokenProcessPool:
             # A search process died (killed, out of memory): this batch is played here,
             # and the next one starts new processes — unless they keep dying (a process
