@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None, front: FrontEnds) -> int:
         search_pool.configure(search_processes(os.environ.get(SEARCH_PROCESSES_ENV)))
     except SearchProcessesError as err:
         print(f"gouji: {err}", file=sys.stderr)
-        return 2
+        return 1  # as for the other settings a worker cannot start with
     if args.watch:
         return front.watch(args)
     tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")

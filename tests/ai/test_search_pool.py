@@ -153,7 +153,7 @@ def test_the_gouji_command_sets_the_search_processes_from_the_environment(
         assert cli.main(["--watch"], front) == 0
         assert seen == [2, search_processes(None)]
         monkeypatch.setenv("GOUJI_SEARCH_PROCESSES", "lots")
-        assert cli.main(["--watch"], front) == 2
+        assert cli.main(["--watch"], front) == 1
         err = capsys.readouterr().err
         assert err.startswith("gouji: GOUJI_SEARCH_PROCESSES must be") and err.count("\n") == 1
         assert len(seen) == 2  # nothing started
