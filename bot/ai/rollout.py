@@ -7,7 +7,7 @@ it, falling back to the engine's legal plays only when the proposal is refused (
 declares in a rollout.
 
 The proposal follows ``NormalPolicy``'s cost model (costs in rank steps: a 2 costs 5, a
-small joker 9, a big one 12; splitting a rank 3, breaking a 够级-sized set 4 more) so
+small joker 9, a big one 12; splitting a rank 5, breaking a 够级-sized set 4 more) so
 that a playout plays the way the table's ``normal`` seats do:
 
 - **lead**: everything when one play empties the hand; under 憋三 the play before the
@@ -57,6 +57,8 @@ KEEP_LAST = W.last_big
 KEEP_LAST_MEN = W.last_big_men
 BLOCK = W.block
 FEED = W.feed
+SPLIT = W.split
+SPLIT_GOUJI = W.split_gouji
 _PASS = Action(ActionKind.PASS)
 _RANG = Action(ActionKind.RANG)
 # The size from which a plain set of each base rank is a 够级牌 (``is_gouji`` without the
@@ -94,10 +96,10 @@ def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None)
         rank = float(p.base - 3)
         held = hand[p.base - 3]
         if p.n < held:
-            rank += 3.0
+            rank += SPLIT
             at = _GOUJI_AT[p.base]
             if held >= at > held - p.n:
-                rank += 4.0  # a 够级-sized set broken
+                rank += SPLIT_GOUJI  # a 够级-sized set broken
     return rank + two * p.twos + small * p.small + big * p.big
 
 

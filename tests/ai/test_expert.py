@@ -344,3 +344,30 @@ def test_a_playout_rangs_a_dear_answer_to_the_opposite_as_normal_does() -> None:
     # Without 让 in the rules it answers with its 2 (within its limit: both others passed).
     no_rang = state._replace(rules=dataclasses.replace(state.rules, rang=False))
     assert _proposal(no_rang, 1) == Action(ActionKind.PLAY, parse("2"))
+
+
+@pytest.mark.parametrize("preset", ["dagang", "qingdao", "match"])
+def test_a_playout_prices_every_play_as_normal_does(preset: str) -> None:
+    from bot.ai.rollout import cost
+    from bot.engine.movegen import gen_leads
+
+    rules = make_rules(preset)
+    normal = NormalPolicy(rules)
+    for k in range(3):
+        for hand in new_hand(rules, k)[0].hands:
+            for p in gen_leads(hand, rules):
+                assert cost(p, hand, rules) == pytest.approx(normal.cost(p, hand, rules)), p
+
+
+def test_a_playout_passes_a_split_answer_upstream_as_normal_does() -> None:
+    from bot.ai.rollout import _proposal
+
+    # Seat 2 answers its upstream opponent's early 5 only by splitting its 8s (8 - 3 = 5
+    # steps plus the split's 5): over the upstream limit (12 - 4), so both pass.
+    hands = ["5QQQKKKA", "3344888TTJJKKAA", "66", "77", "99", "JJ"]
+    state = play(table(hands, leader=1), 1, "5")
+    assert state.to_act == 2
+    normal = NormalPolicy(state.rules)
+    choice = normal.choose(seat_view(state, 2), options(state, 2), random.Random(0))
+    assert choice is not None and choice.kind is ActionKind.PASS
+    assert _proposal(state, 2).kind is ActionKind.PASS
