@@ -18,7 +18,8 @@ that a playout plays the way the table's ``normal`` seats do:
   set, a split set, 贴钱 with 2s, 2s alone, jokers only where a ``normal`` seat would
   fire them), taken when its cost is within normal's limit (``NormalWeights``: 12 early
   in the hand and 16 late for an ordinary play, ± 4 as the other opponents passed or are
-  still to come; 20 for the opposite's 够级牌, 26 for a pure one; 40 against a seat
+  still to come, + 8 a trick (up to 16) for an opponent that keeps the lead with 15
+  cards or fewer; 20 for the opposite's 够级牌, 26 for a pure one; 40 against a seat
   about to go out or burning, or when the answer nearly ends the hand); where the rules
   let it 让 an opposite's play (its teammate two seats on still playing) it 让s, as
   ``normal`` does, an answer over the limit or dearer than ``cheap`` unless urgent.
@@ -59,6 +60,9 @@ BLOCK = W.block
 FEED = W.feed
 SPLIT = W.split
 SPLIT_GOUJI = W.split_gouji
+RUN_BONUS = W.run_bonus
+RUN_CAP = W.run_cap
+RUN_SHORT = W.run_short
 _PASS = Action(ActionKind.PASS)
 _RANG = Action(ActionKind.RANG)
 # The size from which a plain set of each base rank is a 够级牌 (``is_gouji`` without the
@@ -171,10 +175,30 @@ def _limit(state: HandState, seat: int, duel: bool, urgent: bool) -> float:
         marks[s - 1] is Mark.PASS or state.status[s - 1] is not SeatStatus.PLAYING
         for s in (down(seat), up(seat))
     ):
-        return limit + TAKES_TRICK
-    if state.top_seat == up(seat):
-        return limit - W.upstream  # both other opponents still to come
-    return limit
+        limit += TAKES_TRICK
+    elif state.top_seat == up(seat):
+        limit -= W.upstream  # both other opponents still to come
+    return limit + _run_bonus(state, seat)
+
+
+def _run_bonus(state: HandState, seat: int) -> float:
+    """normal's: an opponent that keeps the lead trick after trick sheds a set each time
+    while the table passes, so its lead is worth answering at a higher price."""
+    top = state.top_seat
+    if top is None or same_team(top, seat) or sum(state.hands[top - 1]) > RUN_SHORT:
+        return 0.0
+    streak = 0
+    for m in reversed(state.history):
+        if not isinstance(m.act, Play):
+            continue
+        if m.over is not None:
+            if not streak:
+                return 0.0  # someone answered the lead in this trick
+            continue
+        if m.seat != top:
+            break
+        streak += 1
+    return RUN_BONUS * min(streak - 1, RUN_CAP) if streak > 1 else 0.0
 
 
 def _answer(state: HandState, seat: int, top: Play, top_seat: int) -> Action:

@@ -371,3 +371,26 @@ def test_a_playout_passes_a_split_answer_upstream_as_normal_does() -> None:
     choice = normal.choose(seat_view(state, 2), options(state, 2), random.Random(0))
     assert choice is not None and choice.kind is ActionKind.PASS
     assert _proposal(state, 2).kind is ActionKind.PASS
+
+
+def test_a_playout_answers_an_opponents_run_of_leads_as_normal_does() -> None:
+    from bot.ai.rollout import _proposal
+
+    # The split 8 (cost 10) is over the upstream limit (8) for seat 1's first lead; once
+    # seat 1 leads again with the table passing, its run raises the limit by 8 for both.
+    hands = ["56QQQKKKA", "3344888TTJJKKAA", "99", "77", "99", "JJ"]
+    state = table(hands, leader=1)
+    state = state._replace(rules=dataclasses.replace(state.rules, count_rule="always"))
+    normal = NormalPolicy(state.rules)
+
+    def both(s: HandState) -> tuple[ActionKind, ActionKind]:
+        choice = normal.choose(seat_view(s, 2), options(s, 2), random.Random(0))
+        assert choice is not None
+        return choice.kind, _proposal(s, 2).kind
+
+    state = play(state, 1, "5")
+    assert both(state) == (ActionKind.PASS, ActionKind.PASS)
+    for seat in (2, 3, 4, 5, 6, 4):  # the opposite has the final say
+        state = act(state, seat, ActionKind.PASS)
+    state = play(state, 1, "6")
+    assert both(state) == (ActionKind.PLAY, ActionKind.PLAY)
