@@ -14,7 +14,9 @@ From the seat's view alone (never another hand):
   its holding of each higher rank now, less what it played of that rank since. A pass
   can be strategic, so a cap is soft: a card that fits nowhere else goes anywhere. A
   cap the seat's later plays contradict (it passed ``TT`` and then led ``KKK``) is
-  dropped.
+  dropped;
+- **憋三**: every seat still playing holds a 3 (it bought one if dealt none, and 3s are
+  only ever its last play), so each is dealt one before the rest.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine.cards import NUM_RANKS, Counts
+from ..engine.cards import I_THREE, NUM_RANKS, Counts
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.state import SEATS, HandState, Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
@@ -149,11 +151,13 @@ def deal(
         pool.extend([i] * n)
     rng.shuffle(pool)
     room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}
+    got = {s: [0] * NUM_RANKS for s in room}
+    if view.public.rules.bie_san:
+        _deal_threes(view, pool, room, got, rng)
     # A table set up from a position holds fewer cards than the deck: deal a random part.
     del pool[sum(room.values()) :]
     # Capped ranks first, while the seats that may take them still have room.
     pool.sort(key=lambda i: -sum(1 for row in caps.values() if row[i] < NO_CAP))
-    got = {s: [0] * NUM_RANKS for s in room}
     for card in pool:
         open_ = [s for s in room if room[s] > 0]
         if not open_:
@@ -170,3 +174,25 @@ def deal(
 
 
 _NONE = [NO_CAP] * NUM_RANKS
+
+
+def _deal_threes(
+    view: SeatView,
+    pool: list[int],
+    room: dict[int, int],
+    got: dict[int, list[int]],
+    rng: random.Random,
+) -> None:
+    """憋三: every seat still playing holds a 3 — it bought one if it was dealt none, and
+    its 3s can only be its last play — so each gets one first (in 青岛, whose deck keeps
+    six 3s, exactly one each: who can be caught, 被闷, depends on it)."""
+    seats = [
+        s for s in room if view.public.seats[s - 1].status is SeatStatus.PLAYING and room[s] > 0
+    ]
+    rng.shuffle(seats)  # too few 3s (a table set up from a position): who gets them is random
+    for s in seats:
+        if I_THREE not in pool:
+            return
+        pool.remove(I_THREE)
+        got[s][I_THREE] += 1
+        room[s] -= 1

@@ -394,3 +394,30 @@ def test_a_playout_answers_an_opponents_run_of_leads_as_normal_does() -> None:
         state = act(state, seat, ActionKind.PASS)
     state = play(state, 1, "6")
     assert both(state) == (ActionKind.PLAY, ActionKind.PLAY)
+
+
+@pytest.mark.parametrize("preset", ["qingdao", "match"])
+def test_under_bie_san_every_playing_seat_is_dealt_a_three(preset: str) -> None:
+    rules = make_rules(preset)
+    state, _ = new_hand(rules, 11)
+    normal = NormalPolicy(rules)
+    for _ in range(40):  # past 买3, a few tricks in
+        seat = state.to_act
+        assert seat is not None
+        action = normal.choose(seat_view(state, seat), options(state, seat), random.Random(0))
+        assert action is not None
+        state, _ = apply(state, seat, action)
+    seat = state.to_act
+    assert seat is not None
+    others = [s for s in range(1, 7) if s != seat and sum(state.hands[s - 1])]
+    # The premise, on the real table: each seat holds a 3 (青岛 keeps six: one each).
+    assert all(state.hands[s - 1][0] >= 1 for s in others)
+    exact = preset == "qingdao"
+    if exact:
+        assert all(state.hands[s - 1][0] == 1 for s in others)
+    expert = ExpertPolicy(rules, max_seconds=SLOW)
+    public = masked_state(state, seat)
+    for k in range(20):
+        dealt = expert.determinize(seat_view(state, seat), public, random.Random(k))
+        threes = [dealt.hands[s - 1][0] for s in others]
+        assert all(n == 1 for n in threes) if exact else all(n >= 1 for n in threes), threes
