@@ -145,6 +145,7 @@ def collect(args: argparse.Namespace) -> list[Row]:
             if row is None:
                 continue
             row["preset"] = args.preset
+            row["hand"] = hand_seed
             rows.append(row)
             if out is not None:
                 out.write(json.dumps(row) + "\n")
