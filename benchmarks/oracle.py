@@ -45,16 +45,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai import endgame, selfplay
 from bot.ai.base import Policy, masked_state, options
-from bot.ai.expert import ExpertPolicy
+from bot.ai.expert import DEFAULT_MARGIN, DEFAULT_Z, LATE_Z, ExpertPolicy
 from bot.ai.normal import NormalPolicy
+from bot.ai.playouts import SEAT_POINTS
 from bot.engine import Action, make_rules, new_hand
 from bot.engine.game import apply
 from bot.engine.rules import Rules
 from bot.engine.state import HandState, same_team
 from bot.engine.views import seat_view
 
-SEAT_POINTS = (4, 2, 0, 0, -2, -4)
-SHIPPED = (0.03, 2.0, 1.0)  # margin, z early, z late (``expert.DEFAULT_MARGIN`` …)
+SHIPPED = (DEFAULT_MARGIN, DEFAULT_Z, LATE_Z)
 GRID = tuple((m, z) for m in (0.0, 0.03) for z in (0.0, 0.5, 1.0, 2.0))
 Row = dict[str, Any]
 
