@@ -43,12 +43,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.selfplay_states import hand_decisions
 from bot.ai import endgame, selfplay
 from bot.ai.base import Policy, masked_state, options
 from bot.ai.expert import DEFAULT_MARGIN, DEFAULT_Z, LATE_Z, ExpertPolicy
-from bot.ai.normal import NormalPolicy
 from bot.ai.playouts import SEAT_POINTS
-from bot.engine import Action, make_rules, new_hand
+from bot.engine import Action, make_rules
 from bot.engine.game import apply
 from bot.engine.rules import Rules
 from bot.engine.state import HandState, same_team
@@ -79,28 +79,8 @@ def oracle(state: HandState, seat: int, action: Action | None, normal: Policy) -
 def decisions(rules: Rules, seeds: range, every: int) -> Iterator[tuple[int, HandState, int]]:
     """(hand seed, state, seat) at every ``every``-th decision of ``normal`` self-play
     where the seat is the one to act."""
-    normal = NormalPolicy(rules)
-    plain = selfplay.decide
     for hand_seed in seeds:
-        seen: list[tuple[HandState, int]] = []
-
-        def recording(
-            state: HandState,
-            seat: int,
-            policy: Policy,
-            rng: random.Random,
-            seen: list[tuple[HandState, int]] = seen,
-        ) -> Action | None:
-            seen.append((state, seat))
-            return plain(state, seat, policy, rng)
-
-        selfplay.decide = recording  # type: ignore[assignment]
-        try:
-            state, _ = new_hand(rules, hand_seed)
-            selfplay.play_hand(state, [normal] * 6, random.Random(hand_seed))
-        finally:
-            selfplay.decide = plain  # type: ignore[assignment]
-        for k, (st, seat) in enumerate(seen):
+        for k, (st, seat) in enumerate(hand_decisions(rules, hand_seed, hand_seed)):
             if not k % every and st.to_act == seat:
                 yield hand_seed, st, seat
 

@@ -26,10 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ai import hand, selfplay, tracking
-from bot.ai.base import Policy, decide, options
+from benchmarks.selfplay_states import Sample, hand_decisions
+from bot.ai import hand, tracking
+from bot.ai.base import decide, options
 from bot.ai.normal import NormalPolicy
-from bot.engine import game, make_rules, new_hand, plays, views
+from bot.engine import game, make_rules, plays, views
 from bot.engine.actions import burn_action, play_action
 from bot.engine.state import HandState
 from bot.engine.views import seat_view
@@ -38,31 +39,16 @@ from bot.table.model import ChatRef, GroupSettings, SeatInfo
 from bot.table.record import Table
 
 PRESETS = ("dagang", "qingdao", "match")
-Sample = tuple[HandState, int]
 
 
 def collect(hands: int) -> list[Sample]:
     """Every (state, seat) at which self-play asked a seat to decide."""
-    seen: list[Sample] = []
-    plain = selfplay.decide
-
-    def recording(
-        state: HandState, seat: int, policy: Policy, rng: random.Random
-    ) -> object:  # the self-play loop's ``decide``, noting its arguments
-        seen.append((state, seat))
-        return plain(state, seat, policy, rng)
-
-    selfplay.decide = recording  # type: ignore[assignment]
-    try:
-        for preset in PRESETS:
-            rules = make_rules(preset)
-            for seed in range(hands):
-                state, _ = new_hand(rules, 9000 + seed)
-                policies = [NormalPolicy() for _ in range(6)]
-                selfplay.play_hand(state, policies, random.Random(seed))
-    finally:
-        selfplay.decide = plain
-    return seen
+    return [
+        sample
+        for preset in PRESETS
+        for seed in range(hands)
+        for sample in hand_decisions(make_rules(preset), 9000 + seed, seed)
+    ]
 
 
 def table_at(state: HandState) -> Table:
