@@ -29,16 +29,18 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.baselines import CarefulPolicy, GreedyPolicy
+from benchmarks.lecture import LecturePolicy
 from bot.ai import Policy, RandomPolicy, play_hand, policy_for, search_pool
 from bot.ai.search_pool import SearchPool, search_processes
 from bot.engine import Action, Tribute, make_rules, new_hand, next_leader
+from bot.engine.state import HandState
 from bot.engine.views import SeatView
 
 PRESETS = ("dagang", "qingdao", "match")
@@ -106,6 +108,8 @@ def make_policy(name: str, preset: str, setup: ExpertSetup) -> Policy:
         return GreedyPolicy()
     if name == "careful":
         return CarefulPolicy()
+    if name == "lecture":
+        return LecturePolicy()
     if name == "random":
         return RandomPolicy()
     if name == "expert":
@@ -131,6 +135,44 @@ class Tally:
     margin: int = 0  # team score difference (the preset's own scoring)
     times: list[float] | None = None  # the tested team's decisions
     other_times: list[float] | None = None
+    first: int = 0  # hands the tested team went out first (头科)
+    tie_first: int = 0  # … and tied: 头科 and 大落 on one team
+    tie_first_caught: int = 0  # … where the tested team's 大落 was caught (被闷)
+    tie_first_unopened: int = 0  # … where it had not opened (打点)
+    caught: int = 0  # the tested team's seats caught (被闷), all hands
+    caught_other: int = 0  # the other team's
+    unopened: int = 0  # the tested team's seats that never opened (打点 presets)
+    unopened_other: int = 0
+
+    def add(self, p: Tally) -> None:
+        for f in (
+            "hands", "wins", "ties", "margin", "first", "tie_first", "tie_first_caught",
+            "tie_first_unopened", "caught", "caught_other", "unopened", "unopened_other",
+        ):  # fmt: skip
+            setattr(self, f, getattr(self, f) + getattr(p, f))
+        self.times = (self.times or []) + (p.times or [])
+        self.other_times = (self.other_times or []) + (p.other_times or [])
+
+
+def _why(tally: Tally, state: HandState, mine: int, ours: Callable[[int], bool]) -> None:
+    """Who went out first, who was caught (闷) or never opened, and what the ties were."""
+    res = state.result
+    assert res is not None
+    caught = {c for c, _ in state.caught}
+    tally.caught += sum(1 for c in caught if ours(c))
+    tally.caught_other += sum(1 for c in caught if not ours(c))
+    if state.rules.dadian:
+        shut = [s for s in range(1, 7) if s not in state.opened and s not in state.revolters]
+        tally.unopened += sum(1 for s in shut if ours(s))
+        tally.unopened_other += sum(1 for s in shut if not ours(s))
+    if not ours(res.places[0]):
+        return
+    tally.first += 1
+    last = res.places[-1]
+    if mine == 0 and ours(last):
+        tally.tie_first += 1
+        tally.tie_first_caught += int(last in caught)
+        tally.tie_first_unopened += int(state.rules.dadian and last not in state.opened)
 
 
 def _match(job: tuple[str, str, str, int, int, ExpertSetup]) -> Tally:
@@ -154,6 +196,7 @@ def _match(job: tuple[str, str, str, int, int, ExpertSetup]) -> Tally:
         owed = res.tributes
         mine = sum(SEAT_POINTS[i] for i, s in enumerate(res.places) if (s % 2 == 1) == (side == 0))
         tally.hands += 1
+        _why(tally, log.state, mine, lambda s: (s % 2 == 1) == (side == 0))
         if mine > 0:
             tally.wins += 1
         elif mine == 0:
@@ -184,12 +227,7 @@ def pairing(
         parts = [_match(j) for j in jobs]
     total = Tally(times=[], other_times=[])
     for p in parts:
-        total.hands += p.hands
-        total.wins += p.wins
-        total.ties += p.ties
-        total.margin += p.margin
-        total.times = (total.times or []) + (p.times or [])
-        total.other_times = (total.other_times or []) + (p.other_times or [])
+        total.add(p)
     return total
 
 
@@ -201,6 +239,18 @@ def report(name: str, t: Tally) -> None:
     print(f"{name}_win_rate_hi {hi:.3f} fraction")
     print(f"{name}_points {t.margin / max(t.hands, 1):+.2f} points/hand")
     print(f"{name}_hands {t.hands} hands")
+    n = max(t.hands, 1)
+    print(f"{name}_ties {t.ties / n:.3f} fraction")
+    print(f"{name}_first_out {t.first / n:.3f} fraction")
+    print(f"{name}_first_out_tied {t.tie_first / max(t.first, 1):.3f} fraction")
+    if t.tie_first:
+        print(f"{name}_tied_last_caught {t.tie_first_caught / t.tie_first:.3f} fraction")
+        print(f"{name}_tied_last_unopened {t.tie_first_unopened / t.tie_first:.3f} fraction")
+    print(f"{name}_caught {t.caught / n:.3f} seats/hand")
+    print(f"{name}_caught_other {t.caught_other / n:.3f} seats/hand")
+    if t.unopened or t.unopened_other:
+        print(f"{name}_unopened {t.unopened / n:.3f} seats/hand")
+        print(f"{name}_unopened_other {t.unopened_other / n:.3f} seats/hand")
     sys.stdout.flush()
 
 
@@ -270,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         "--expert-timing", type=int, default=20, help="expert decisions timed per preset"
     )
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--pairs", default="greedy,careful,easy,expert")
+    parser.add_argument("--pairs", default="greedy,careful,lecture,easy,expert")
     parser.add_argument("--workers", type=int, default=2, help="processes (at most 2)")
     parser.add_argument(
         "--search-processes",
