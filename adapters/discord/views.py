@@ -19,6 +19,7 @@ from bot.engine.cards import Counts, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
 from bot.engine.state import Phase, SeatStatus
+from bot.engine.views import PublicView
 from bot.i18n import preset_name, t
 from bot.i18n.catalogue import Lang
 from bot.present.playmenu import PlayMenu, RankChoice, SizeChoice, Suggest
@@ -79,23 +80,33 @@ def table_content(
     lines.append(t("dc_hand_line", lang, hand_no=snap.hand_no, a=a, b=b))
     pub = snap.public
     if snap.status is TableStatus.PLAYING and pub is not None:
-        if snap.declare_open:
-            lines.append(t("dc_declare", lang))
-        elif snap.window_open:
-            lines.append(t("dc_window", lang))
-        elif pub.to_act is not None:
-            turn = t("dc_turn", lang, seat=pub.to_act, name=_escape(snap.name_of(pub.to_act)))
-            if deadline is not None:
-                turn += " " + t("dc_deadline", lang, when=f"<t:{int(deadline)}:R>")
-            lines.append(turn)
-        elif pub.phase is Phase.RETURN_TRIBUTE:
-            lines.append(t("dc_return_phase", lang))
+        lines += _playing_line(snap, pub, deadline)
     elif snap.status is TableStatus.BETWEEN:
         lines.append(t("dc_between", lang))
     elif snap.status is TableStatus.FINISHED:
         lines.append(t("dc_finished", lang))
     lines.extend(captions)
     return "\n".join(lines)[:2000]
+
+
+def _playing_line(snap: TableSnapshot, pub: PublicView, deadline: float | None) -> list[str]:
+    """What the table is waiting for: a window, an AI seat thinking, a seat's turn."""
+    lang = snap.settings.lang
+    if snap.declare_open:
+        return [t("dc_declare", lang)]
+    if snap.window_open:
+        return [t("dc_window", lang)]
+    if snap.thinking is not None:
+        name = _escape(snap.name_of(snap.thinking))
+        return [t("ai_thinking", lang, seat=snap.thinking, name=name)]
+    if pub.to_act is not None:
+        turn = t("dc_turn", lang, seat=pub.to_act, name=_escape(snap.name_of(pub.to_act)))
+        if deadline is not None:
+            turn += " " + t("dc_deadline", lang, when=f"<t:{int(deadline)}:R>")
+        return [turn]
+    if pub.phase is Phase.RETURN_TRIBUTE:
+        return [t("dc_return_phase", lang)]
+    return []
 
 
 def table_view(snap: TableSnapshot, ref: Ref) -> discord.ui.View:

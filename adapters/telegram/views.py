@@ -95,6 +95,8 @@ def _status_line(snap: TableSnapshot, lang: Lang) -> str:
         return t("tg_cap_declare", lang)
     if snap.window_open:
         return t("tg_cap_window", lang)
+    if snap.thinking is not None:
+        return t("ai_thinking", lang, seat=snap.thinking, name=snap.name_of(snap.thinking))
     if pub.to_act is not None:
         return t("tg_cap_turn", lang, seat=pub.to_act, name=snap.name_of(pub.to_act))
     return ""

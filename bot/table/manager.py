@@ -44,11 +44,13 @@ from .outputs import (
     Out,
     PrivateSnapshot,
     Reply,
+    TableChanged,
     TableSnapshot,
     params_of,
 )
 from .record import Table, table_from_json
 from .settings import apply_setting_changes
+from .thinking import run_watched
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +102,7 @@ class TableManager:
         finished_ttl: float = 600.0,
         idle_ttl: float = 3600.0,
         settings_cache_size: int = 4096,
+        thinking_after_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
@@ -119,6 +122,10 @@ class TableManager:
         self.idle_ttl = idle_ttl  # so does a table nobody touched (it reloads on demand)
         self._tables: dict[str, Table] = {}
         self._meta: dict[str, dict[str, Json]] = {}
+        # A searching AI seat that has thought longer than this shows it in the table
+        # (``thinking``); meanwhile its snapshot stands for the table's.
+        self.thinking_after = thinking_after_seconds
+        self._thinking: dict[str, TableSnapshot] = {}
         # The last private view drawn per (table, seat), with the table object and version
         # it was drawn from (a step always makes a new table object).
         self._privates: dict[tuple[str, int], tuple[Table, int, PrivateSnapshot]] = {}
@@ -202,6 +209,9 @@ class TableManager:
 
     # -- public queries ---------------------------------------------------------------
     def snapshot(self, key: str) -> TableSnapshot | None:
+        thinking = self._thinking.get(key)
+        if thinking is not None:
+            return thinking  # the table as it stands while an AI seat thinks
         t = self._tables.get(key)
         return None if t is None else table_snapshot(t, self._meta.get(key, {}))
 
@@ -343,7 +353,7 @@ class TableManager:
             table = await self._get(key)
             policy = self.policy_of(settings)
             env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
-            result = await off_loop_if_searching(policy, step, table, cmd, env)
+            result = await self._core(key, policy, step, table, cmd, env)
             saved = await self._commit(key, table, result, changed)
             if changed is not None and not saved and self.store is not None:
                 await self.store.save_settings(cmd.chat.group_key, changed.to_json())
@@ -368,7 +378,7 @@ class TableManager:
                 settings = await self.group_settings(t.chat)
                 policy = self.policy_of(settings)
                 env = Env(self.clock.now(), settings, self.config, policy)
-                result = await off_loop_if_searching(policy, tick_table, t, env)
+                result = await self._core(key, policy, tick_table, t, env)
                 if result.table is not t:
                     await self._commit(key, t, result)
                     outs = result.outs
@@ -499,7 +509,7 @@ class TableManager:
         settings = await self.group_settings(t.chat)
         policy = self.policy_of(settings)
         env = Env(self.clock.now(), settings, self.config, policy)
-        result = await off_loop_if_searching(policy, resume, t, env)
+        result = await self._core(key, policy, resume, t, env)
         await self._commit(key, None, result)
         return result.table, result.outs
 
@@ -579,6 +589,22 @@ class TableManager:
             )
         )
         sync.deal, sync.saved = t.deal_no, len(t.log)
+
+    async def _core(self, key: str, policy: Policy, fn: Callable[..., R], *args: Any) -> R:
+        """A core call (its last argument the ``Env``): in a worker thread, watched, when
+        the AI searches (``thinking``); else at once."""
+        if not hasattr(policy, "choose_searching"):
+            return fn(*args)
+
+        async def show(snap: TableSnapshot) -> None:
+            self._thinking[key] = snap
+            await self._publish((TableChanged(key),))
+
+        try:
+            meta = self._meta.get(key, {})
+            return await run_watched(fn, args[:-1], args[-1], meta, self.thinking_after, show)
+        finally:
+            self._thinking.pop(key, None)
 
     async def _publish(self, outs: Iterable[Out]) -> None:
         for out in outs:

@@ -218,6 +218,7 @@ class TableSnapshot:
     meta: tuple[tuple[str, Json], ...] = ()  # what adapters stored with the table
     match_id: int = 0  # differs between matches at one chat (for short button ids)
     history: tuple[HandSummary, ...] = ()  # the match's finished hands, oldest first
+    thinking: int | None = None  # an AI seat deciding for more than a second (``thinking``)
 
     def name_of(self, seat: int) -> str:
         line = self.seats[seat - 1]

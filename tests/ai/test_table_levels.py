@@ -135,3 +135,78 @@ async def test_an_ai_revolter_is_asked_again_and_may_chongdian() -> None:
     assert policy.chose == [(4, ActionKind.REVOLT), (4, ActionKind.CHONGDIAN)]
     st = m.tables[CHAT.key].state
     assert st is not None and st.chong is not None and st.chong.seat == 4
+
+
+class _SlowSearch:
+    """Normal's choices; its first searching decisions take a while (an expert's)."""
+
+    def __init__(self, slow: int, seconds: float) -> None:
+        self.inner = NormalPolicy()
+        self.slow = slow
+        self.seconds = seconds
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        return self.inner.choose(view, legal, rng)
+
+    def choose_searching(
+        self, view: SeatView, public: object, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        if self.slow > 0:
+            self.slow -= 1
+            __import__("time").sleep(self.seconds)
+        return self.inner.choose(view, legal, rng)
+
+
+async def test_an_ai_seat_thinking_longer_than_the_limit_shows_in_the_table() -> None:
+    from adapters.discord.views import table_content
+    from adapters.telegram.views import table_caption
+    from bot.table import Out, TableChanged
+
+    m = TableManager(
+        clock=FakeClock(),
+        seed_source=lambda: 5,
+        policy=_SlowSearch(slow=2, seconds=0.4),
+        thinking_after_seconds=0.1,
+    )
+    await _open(m, lang="en")
+    shown: list[tuple[Out, object]] = []
+
+    async def sink(out: Out) -> None:
+        shown.append((out, m.snapshot(CHAT.key)))
+
+    m.subscribe(sink)
+    assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
+    thinking = [
+        snap
+        for out, snap in shown
+        if isinstance(out, TableChanged) and getattr(snap, "thinking", None) is not None
+    ]
+    assert len(thinking) == 2  # each slow decision once, the fast ones never
+    snap = thinking[0]
+    assert snap.public is not None and snap.public.to_act == snap.thinking
+    seat = snap.thinking
+    assert f"Seat {seat}" in table_caption(snap, [], "en") and "thinking" in table_caption(
+        snap, [], "en"
+    )
+    assert "thinking" in table_content(snap, [])
+    after = m.snapshot(CHAT.key)
+    assert after is not None and after.thinking is None  # the step is over: the real table
+    assert "thinking" not in table_caption(after, [], "en")
+
+
+async def test_a_quick_ai_seat_shows_nothing() -> None:
+    from bot.table import Out, TableChanged
+
+    m = TableManager(
+        clock=FakeClock(), seed_source=lambda: 5, policy=_SlowSearch(slow=0, seconds=0.0)
+    )
+    await _open(m)
+    shown: list[object] = []
+
+    async def sink(out: Out) -> None:
+        if isinstance(out, TableChanged):
+            shown.append(m.snapshot(CHAT.key))
+
+    m.subscribe(sink)
+    assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
+    assert shown and all(getattr(s, "thinking", None) is None for s in shown)

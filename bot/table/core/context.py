@@ -8,6 +8,7 @@ in ``Env``, so a step is a function of its inputs and replays the same way every
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, assert_never
@@ -102,6 +103,10 @@ class Env:
     config: Config
     policy: Policy
     new_seed: int = 0  # the match seed, should this step open a table
+    # Told the table and the seat just before an AI seat takes its turn decision (in the
+    # thread that runs the step): the shell shows a seat that thinks long (``thinking``).
+    # An observer only: it reads the table at once and changes nothing.
+    watch: Callable[[Table, int], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -198,6 +198,8 @@ def _turn(c: Ctx, seat: int) -> bool:
     st = c.t.run.state
     assert st is not None
     if c.ai_plays(seat):
+        if c.env.watch is not None:
+            c.env.watch(c.t, seat)
         action = decide(st, seat, c.env.policy, c.ai_rng(seat, "turn"))
         if action is None:
             return False
