@@ -91,6 +91,10 @@ def records(args: argparse.Namespace) -> int | None:
     lang = getattr(args, "rec_lang", None) or args.lang
     if args.command == "replay":
         return replay_main(args.file, lang, show_all=args.all)
+    if args.command == "review":
+        from .console.review import review_main
+
+        return review_main(args.file, args.seat, lang, args.json, args.deals, args.hand)
     if args.command == "export":
         return asyncio.run(export_main(args.db, args.group, args.hand, args.match, args.out, lang))
     if args.watch and args.record:

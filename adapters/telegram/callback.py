@@ -8,7 +8,8 @@ Three shapes, one per place a button lives:
 * ``s:<op>[:<arg>…]`` — the group's settings menu (the chat is the message's own);
 * ``r:<hand>:<shown>:<to>`` — a replay stepper: the record's number in the group, the
   frame the message showed when the button was made (a press from an older view is
-  stale) and the frame to move to.
+  stale) and the frame to move to;
+* ``v:<hand>`` — the 📝 review button on a hand's result: the record's number.
 
 Anything else (an old format, a forged or truncated payload) raises ``BadPayload``.
 """
@@ -58,7 +59,12 @@ class ReplayPress:
     to: int
 
 
-Press = GroupPress | ActPress | SettingsPress | ReplayPress
+@dataclass(frozen=True, slots=True)
+class ReviewPress:
+    number: int
+
+
+Press = GroupPress | ActPress | SettingsPress | ReplayPress | ReviewPress
 _INDEX = re.compile(r"^\d{1,9}$")
 
 # Group ops: join, start, add AI, my cards, next hand, leave, 报户 (with a seat).
@@ -85,15 +91,16 @@ ACT_OPS: dict[str, re.Pattern[str]] = {
     "K": re.compile(""),  # ready (no revolt, no point)
     "t": re.compile("[01]"),  # 托管 on/off
     "h": re.compile(""),  # refresh
+    "H": re.compile(""),  # 💡 hint (groups with hints on)
     "n": re.compile(""),  # do not burn
     "R": re.compile(rf"[1-6]\.{_CARDS}{{0,16}}"),  # 还贡: seat and the cards picked so far
     "Q": re.compile(rf"[1-6]\.{_CARDS}{{1,16}}"),  # 还贡 confirmed
 }
 # Settings ops: home, preset list/set, switch list/detail/set, timer, hands, target,
-# language, AI fill, AI level, reset, close.
+# language, AI fill, AI level, hints, reset, close.
 SETTINGS_OPS: dict[str, int] = {
     "h": 0, "P": 0, "p": 1, "L": 1, "w": 1, "v": 2, "T": 0, "t": 1, "M": 0, "m": 1,
-    "G": 0, "g": 1, "l": 1, "a": 1, "A": 1, "r": 0, "x": 0,
+    "G": 0, "g": 1, "l": 1, "a": 1, "A": 1, "i": 1, "r": 0, "x": 0,
 }  # fmt: skip
 _ARG = re.compile(r"^[a-z0-9_]{1,24}$")
 _VERSION = re.compile(r"^[0-9a-z]{1,8}$")
@@ -120,6 +127,8 @@ def encode(press: Press) -> str:
             parts.append(".".join(press.args))
     elif isinstance(press, ReplayPress):
         parts = ["r", str(press.number), str(press.shown), str(press.to)]
+    elif isinstance(press, ReviewPress):
+        parts = ["v", str(press.number)]
     else:
         parts = ["s", press.op, *press.args]
     data = ":".join(parts)
@@ -141,6 +150,8 @@ def decode(data: str | None) -> Press:
         return _settings(parts)
     if kind == "r":
         return _replay(parts)
+    if kind == "v" and len(parts) == 2 and _INDEX.match(parts[1]):
+        return ReviewPress(int(parts[1]))
     raise BadPayload("unknown kind")
 
 

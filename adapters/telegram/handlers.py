@@ -17,11 +17,12 @@ from telegram.ext import (
 
 from bot.i18n import t
 
-from .callback import ActPress, BadPayload, GroupPress, ReplayPress, decode
+from .callback import ActPress, BadPayload, GroupPress, ReplayPress, ReviewPress, decode
 from .context import GROUP_TYPES, Context, chat_of, user_lang
 from .group import GroupCommands
 from .private import PrivateChat
 from .records import RecordChat
+from .review import ReviewChat
 from .settings_menu import SettingsMenu
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ GROUP_COMMANDS = (
     "replay",
     "history",
     "why",
+    "review",
 )
 
 
@@ -57,6 +59,7 @@ class Router:
     ) -> None:
         self.ctx = ctx
         self.records = records or RecordChat(ctx)
+        self.review = ReviewChat(ctx, self.records.desk)
         self.group = group
         self.private = private
         self.menu = menu
@@ -82,6 +85,7 @@ class Router:
             "replay": self.records.replay,
             "history": self.records.history,
             "why": self.records.why,
+            "review": self.review.command,
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, callback, filters=fresh))
@@ -152,6 +156,8 @@ class Router:
             await self.private.press(query, press)
         elif isinstance(press, ReplayPress):
             await self.records.press(query, press)
+        elif isinstance(press, ReviewPress):
+            await self.review.press(query, press)
         else:
             await self.menu.press(query, press)
 

@@ -129,12 +129,13 @@ class _Keys:
     def footer(self) -> Rows:
         auto = self.priv.autoplay
         label = "tg_btn_auto_off" if auto else "tg_btn_auto_on"
-        return [
-            [
-                self.button(t(label, self.lang), "t", 0 if auto else 1),
-                self.button(t("tg_btn_refresh", self.lang), "h"),
-            ]
+        row = [
+            self.button(t(label, self.lang), "t", 0 if auto else 1),
+            self.button(t("tg_btn_refresh", self.lang), "h"),
         ]
+        if self.priv.hints and not auto and self.priv.legal:
+            row.append(self.button(t("tg_btn_hint", self.lang), "H"))
+        return [row]
 
     # screens
     def root(self, mode: str | None = None) -> Rows:

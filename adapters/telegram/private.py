@@ -116,6 +116,10 @@ class PrivateChat:
         if press.op in ANY_VERSION:
             await self._anytime(query, press, key, actor, lang)
             return
+        if press.op == "H":  # 💡: the expert's choice now, in an alert only the presser sees
+            hint = await manager.hint(key, uid)
+            await query.answer(hint.text(lang), show_alert=True)
+            return
         if press.version != priv.version:
             await self._stale(query, press, key, uid, lang)
             return

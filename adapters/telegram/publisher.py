@@ -10,7 +10,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import assert_never
 
-from telegram import InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.error import BadRequest, Forbidden
 
 from bot.i18n import t
@@ -32,6 +32,7 @@ from bot.table.describe import note_text, notice_text
 
 from ..bounded import CHATS, USERS, BoundedSet
 from .book import MessageRef
+from .callback import ReviewPress, encode
 from .context import Context
 from .keyboards import action_keyboard, link_keyboard, markup_key, table_keyboard
 from .views import hand_image_key, private_caption, table_caption, table_image_key
@@ -162,11 +163,27 @@ class Publisher:
                 self.ctx.renderer.result, result, names, (ta, tb), lang, hand_no, preset, multiplier
             )
             await self.ctx.api.send_photo(
-                chat_id, png, caption=caption, message_thread_id=thread, filename="result.png"
+                chat_id,
+                png,
+                caption=caption,
+                message_thread_id=thread,
+                filename="result.png",
+                reply_markup=await self._review_button(chat, lang),
             )
             return True
 
         self.ctx.sender.post(chat_id, job, urgent=True)
+
+    async def _review_button(self, chat: ChatRef, lang: Lang) -> InlineKeyboardMarkup | None:
+        """📝 under a hand's result: the asker's own review of it (the hand is the group's
+        latest record: the result is sent after the hand is stored)."""
+        rows = await self.ctx.manager.recent_hands(chat.group_key, 1)
+        if not rows:
+            return None
+        data = encode(ReviewPress(rows[0][0]))
+        return InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t("tg_btn_review", lang), callback_data=data)]]
+        )
 
     # -- the table message ---------------------------------------------------------------
     def table_line(self, key: str, text: str) -> None:

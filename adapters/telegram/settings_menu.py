@@ -92,7 +92,10 @@ class SettingsMenu:
                 _value("target_score", target, lang, "G"),
                 _value("ai_fill", value_label(s.ai_fill, lang), lang, "a", 0 if s.ai_fill else 1),
             ],
-            [_value("ai_level", t("ai_level_" + s.ai_level, lang), lang, "A", next_level)],
+            [
+                _value("ai_level", t("ai_level_" + s.ai_level, lang), lang, "A", next_level),
+                _value("hints", value_label(s.hints_on, lang), lang, "i", 0 if s.hints else 1),
+            ],
             [
                 _b(t("tg_set_lang", lang), "l", "en" if lang == "zh" else "zh"),
                 _b(t("tg_set_done", lang), "x"),
@@ -265,8 +268,9 @@ class SettingsMenu:
             return {field: found[0]} if found else None
         if op == "l":
             return {"lang": args[0]} if args[0] in ("zh", "en") else None
-        if op == "a":
-            return {"ai_fill": args[0] == "1"} if args[0] in ("0", "1") else None
+        if op in ("a", "i"):  # the on/off table settings: AI fill, 💡 hints
+            name = "ai_fill" if op == "a" else "hints"
+            return {name: args[0] == "1"} if args[0] in ("0", "1") else None
         if op == "A":
             return {"ai_level": args[0]} if args[0] in LEVELS else None
         if op == "r":

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     RETURN_COUNT = "return_count"
     UNKNOWN_SWITCH = "unknown_switch"
     BAD_SWITCH_VALUE = "bad_switch_value"
+    SETTING_LOCKED = "setting_locked"  # the preset fixes this setting (hints in 比赛)
     UNKNOWN_PRESET = "unknown_preset"
     BAD_SCENARIO = "bad_scenario"
     BAD_STREAKS = "bad_streaks"

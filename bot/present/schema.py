@@ -175,7 +175,15 @@ _TABLE_INTS: Final = {
 }
 _RULE_STEPS: Final = {"move_seconds": (0, 15, 20, 30, 45, 60, 90, 120)}
 LANG_CODES: Final = ("zh", "en")
-TABLE_SETTINGS: Final = ("preset", *_TABLE_INTS, "lang", "ai_fill", "ai_level")
+TABLE_SETTINGS: Final = ("preset", *_TABLE_INTS, "lang", "ai_fill", "ai_level", "hints")
+# Settings a preset fixes off: hints (💡, the expert's choice for the player's decision)
+# are a teacher's help, not for competition play (比赛).
+LOCKED_OFF: Final[Mapping[str, tuple[str, ...]]] = {"hints": ("match",)}
+
+
+def locked_off(name: str, preset: str) -> bool:
+    """Whether ``preset`` fixes the setting ``name`` off."""
+    return preset in LOCKED_OFF.get(name, ())
 
 
 def _presets_setting(name: str) -> tuple[str, ...]:
@@ -222,6 +230,8 @@ def _table_spec(name: str) -> SettingSpec:
         return SettingSpec(name, table, SettingKind.BOOL, True, allowed=(True, False))
     if name == "ai_level":
         return SettingSpec(name, table, SettingKind.CHOICE, DEFAULT_LEVEL.value, allowed=LEVELS)
+    if name == "hints":
+        return SettingSpec(name, table, SettingKind.BOOL, False, allowed=(True, False))
     default, lo, hi, steps = _TABLE_INTS[name]
     return SettingSpec(name, table, SettingKind.INT, default, lo=lo, hi=hi, steps=steps)
 

@@ -1,4 +1,5 @@
-"""The record subcommands of ``gouji``: ``replay FILE`` and ``export``, and ``--record``.
+"""The record subcommands of ``gouji``: ``replay FILE``, ``review FILE --seat N`` and
+``export``, and ``--record``.
 
 Only argparse here; the composition root (``adapters/main.py``) runs them with the terminal
 work of ``adapters.console.replay``."""
@@ -8,11 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-COMMANDS = ("replay", "export")
+COMMANDS = ("replay", "review", "export")
 
 
 def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
-    """Add ``replay`` and ``export`` to the subparsers, ``--record`` to the main parser."""
+    """Add ``replay``, ``review`` and ``export`` to the subparsers, ``--record`` to the
+    main parser."""
     parser.add_argument(
         "--record", metavar="FILE", default=None, help="with --watch: write the hand's record"
     )
@@ -20,6 +22,13 @@ def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
     rp.add_argument("file")
     rp.add_argument("--all", action="store_true", help="print every step without waiting")
     rp.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
+    rv = sub.add_parser("review", help="a seat's three costliest decisions in a recorded hand")
+    rv.add_argument("file")
+    rv.add_argument("--seat", type=int, required=True, help="the seat to review (1-6)")
+    rv.add_argument("--json", action="store_true", help="one JSON object per decision")
+    rv.add_argument("--deals", type=int, default=None, help="deals per decision (default 36)")
+    rv.add_argument("--hand", type=int, default=1, help="which hand of a match file (default 1)")
+    rv.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
     ex = sub.add_parser("export", help="write a stored hand as a scenario file (RULES.md §15)")
     ex.add_argument("--db", required=True, help="the bot's SQLite file")
     ex.add_argument("--group", required=True, help="group key, e.g. tg:-1001234")

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..ai.review import Review, ReviewConfig, review_async
 from ..engine.actions import ActionKind
 from ..engine.state import HandState
 from ..i18n import t
@@ -23,6 +24,7 @@ from .record import HandRecord
 from .replay import RecordCode, RecordError, Replayed, replay
 from .steps import Frame, frames
 from .summary import history_text, summary_text
+from .teacher import review_text
 from .why import why_frame, why_play
 
 HISTORY_SIZE = 10
@@ -31,6 +33,9 @@ CACHE_SIZE = 32  # opened records kept for the ◀ ▶ presses that follow
 # buttons); a press after that is answered "out of date".
 SESSION_TTL = 24 * 3600.0
 STEPPER = "stepper"
+# The review's budget (``bot.ai.review``): ~20 s of one core for a whole hand.
+REVIEW_CONFIG = ReviewConfig()
+REVIEW_CACHE = 64  # reviews kept: a second /review of the same seat answers at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,8 @@ class StepSession:
 class RecordDesk:
     manager: TableManager
     _cache: OrderedDict[tuple[str, int], Opened] = field(default_factory=OrderedDict)
+    review_config: ReviewConfig = field(default_factory=lambda: REVIEW_CONFIG)
+    _reviews: OrderedDict[tuple[str, int, int], Review] = field(default_factory=OrderedDict)
 
     # -- queries ------------------------------------------------------------------------
     async def history(self, chat: ChatRef, lang: Lang) -> str:
@@ -171,6 +178,32 @@ class RecordDesk:
             names = opened.record.names
             return why_play(frame.state, seat, kind, cards, index, names, lang)
         return opened.why(index, lang)
+
+    # -- /review -----------------------------------------------------------------------
+    @staticmethod
+    def review_seat(opened: Opened, user_id: str) -> int | Refused:
+        """The asker's own seat in the hand: a review is of one's own decisions only."""
+        seat = opened.record.seat_of(user_id)
+        if seat is not None:
+            return seat
+        key = "review_not_yours" if opened.record.users else "review_no_seats"
+        return Refused(key, (("number", opened.number),))
+
+    def review_ready(self, chat: ChatRef, opened: Opened, seat: int) -> bool:
+        """Whether the review is at hand (else it takes a while: say "正在分析…" first)."""
+        return (chat.group_key, opened.number, seat) in self._reviews
+
+    async def review(self, chat: ChatRef, opened: Opened, seat: int, lang: Lang) -> str:
+        """The seat's three costliest decisions, as text for that player only. The
+        playouts run in a worker thread, off the event loop."""
+        key = (chat.group_key, opened.number, seat)
+        got = self._reviews.get(key)
+        if got is None:
+            got = await review_async(opened.played, seat, self.review_config)
+            self._reviews[key] = got
+            while len(self._reviews) > REVIEW_CACHE:
+                self._reviews.popitem(last=False)
+        return review_text(got, opened.number, opened.record.names, lang)
 
     # -- stepper sessions ---------------------------------------------------------------
     async def remember(self, message: str, session: StepSession) -> None:

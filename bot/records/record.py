@@ -31,8 +31,11 @@ def record_json(
     names: Sequence[str],
     log: Sequence[tuple[int, Action]],
     state: HandState,
+    users: Sequence[str | None] = (),
 ) -> dict[str, Any]:
-    """The JSON record of a hand that has ended (played out or voided)."""
+    """The JSON record of a hand that has ended (played out or voided). ``users``: who
+    sat where (the platform's user id, None for an AI seat), so a player can ask for the
+    review of their own seat (``/review``)."""
     res = state.result
     assert res is not None, "only an ended hand is recorded"
     rules = state.rules
@@ -48,6 +51,7 @@ def record_json(
         "preset": rules.preset,
         "overrides": overrides_of(rules),
         "names": list(names),
+        "users": list(users),
         "voided": res.voided,
         "places": list(res.places),
         "team_scores": list(res.team_scores),
@@ -84,6 +88,14 @@ class HandRecord:
     final: Mapping[str, Any] | None
     knows_owed: bool  # format 1 did not keep the tributes given at the start
     streaks: tuple[int, ...] = NO_STREAKS  # 点 streaks the hand was dealt with
+    users: tuple[str | None, ...] = ()  # user id by seat (None: AI); () in older records
+
+    def seat_of(self, user_id: str) -> int | None:
+        """The seat ``user_id`` played in this hand, if the record says."""
+        for seat, user in enumerate(self.users, 1):
+            if user is not None and user == user_id:
+                return seat
+        return None
 
     @staticmethod
     def from_json(raw: Mapping[str, Any], number: int = 0) -> HandRecord:
@@ -114,4 +126,11 @@ class HandRecord:
             final=raw.get("final"),
             knows_owed="owed" in raw or int(raw.get("hand_no", 0)) <= 1,
             streaks=tuple(int(n) for n in raw.get("streaks") or NO_STREAKS),
+            users=_users(raw.get("users")),
         )
+
+
+def _users(raw: object) -> tuple[str | None, ...]:
+    if not isinstance(raw, list) or len(raw) != 6:
+        return ()
+    return tuple(None if u is None else str(u) for u in raw)

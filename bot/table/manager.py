@@ -35,6 +35,7 @@ from .core import (
     table_snapshot,
     tick_table,
 )
+from .hints import Hint, table_hint
 from .interactions import Interactions
 from .model import ChatRef, GroupSettings, TableStatus
 from .outputs import (
@@ -231,6 +232,11 @@ class TableManager:
         priv = private_snapshot(t, seat)
         self._privates[(key, seat)] = (t, t.version, priv)
         return priv
+
+    async def hint(self, key: str, user_id: str) -> Hint:
+        """💡 The expert's choice for this player's current decision, if the group allows
+        hints (``bot.table.hints``); searched off the event loop."""
+        return await table_hint(self._tables.get(key), user_id)
 
     async def current(self, chat: ChatRef) -> TableSnapshot | None:
         """The live table at this chat, loaded from the store if it left memory."""

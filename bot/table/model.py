@@ -12,7 +12,7 @@ from ..ai.levels import LevelName
 from ..engine.errors import GoujiError
 from ..engine.rules import PresetName, Rules, make_rules, upgrade_overrides
 from ..i18n.catalogue import Lang
-from ..present.schema import TABLE_SETTINGS, Scope, SettingValue, spec_of
+from ..present.schema import TABLE_SETTINGS, Scope, SettingValue, locked_off, spec_of
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,11 @@ class GroupSettings:
     lang: Lang = "zh"
     ai_fill: bool = True
     ai_level: LevelName = "normal"  # how the AI seats of this group play
+    hints: bool = False  # 💡: a player may ask for the expert's choice (never in 比赛)
+
+    @property
+    def hints_on(self) -> bool:
+        return self.hints and not locked_off("hints", self.preset)
 
     def rules(self) -> Rules:
         return make_rules(self.preset, dict(self.overrides))
@@ -103,6 +108,7 @@ class GroupSettings:
             "lang": self.lang,
             "ai_fill": self.ai_fill,
             "ai_level": self.ai_level,
+            "hints": self.hints,
         }
 
     @staticmethod

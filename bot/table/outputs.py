@@ -247,3 +247,4 @@ class PrivateSnapshot:
     role: Role | None
     lang: Lang
     menu: PlayMenu = field(default_factory=PlayMenu)
+    hints: bool = False  # the group lets a player ask for the expert's choice (💡)

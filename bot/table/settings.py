@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from ..engine.errors import ErrorCode, GoujiError
 from ..engine.rules import PresetName, make_rules, overrides_of
-from ..present.schema import Scope, SettingValue, shown, spec_of
+from ..present.schema import Scope, SettingValue, locked_off, shown, spec_of
 from .model import GroupSettings
 
 RESET = "reset"  # not a setting: drop every rule override
@@ -35,7 +35,17 @@ def apply_setting_changes(current: GroupSettings, changes: object) -> GroupSetti
         else:
             overrides[spec.name] = checked
     new = replace(current, **table)  # type: ignore[arg-type]
+    new = _locks(new, table)
     return replace(new, overrides=kept_overrides(new.preset, overrides))
+
+
+def _locks(new: GroupSettings, changed: Mapping[str, SettingValue]) -> GroupSettings:
+    """A setting the preset fixes off: refused when asked for, else turned off."""
+    if not locked_off("hints", new.preset):
+        return new
+    if changed.get("hints") is True:
+        raise GoujiError(ErrorCode.SETTING_LOCKED, switch="hints")
+    return replace(new, hints=False)
 
 
 def kept_overrides(

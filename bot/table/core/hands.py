@@ -274,6 +274,7 @@ def _hand_record(c: Ctx) -> dict[str, Any]:
         names=[c.name(s) for s in SEATS],
         log=t.log,
         state=t.run.state,
+        users=[None if info is None else info.user_id for info in t.seats],
     )
 
 

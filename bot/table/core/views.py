@@ -152,4 +152,5 @@ def private_snapshot(t: Table, seat: int) -> PrivateSnapshot:
         role=role_of(t, seat, legal),
         lang=t.settings.lang,
         menu=build_menu(legal_options(st, seat), legal, st.hands[seat - 1]),
+        hints=t.settings.hints_on,
     )
