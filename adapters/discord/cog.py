@@ -132,6 +132,18 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
             return
         await self.ctl.records.why(interaction, chat, record, step, seat, cards)
 
+    @app_commands.command(name=L("review"), description=L("review_desc"))
+    @app_commands.rename(record=L("record"))
+    @app_commands.describe(record=L("record_desc"))
+    async def review(
+        self, interaction: Interaction, record: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
+            return
+        await self.ctl.records.review(interaction, chat, record)
+
     @app_commands.command(name=L("hand"), description=L("hand_desc"))
     async def hand(self, interaction: Interaction) -> None:
         chat = chat_of(interaction)

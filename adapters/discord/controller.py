@@ -355,6 +355,11 @@ class Controller:
     async def _seat_button(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
         chat = cid.ref.chat
         user = str(interaction.user.id)
+        if cid.op == "hint":  # 💡: the expert's choice now, for the presser's eyes only
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            hint = await self.manager.hint(chat.key, user)
+            await interaction.followup.send(hint.text(await self.lang(chat)), ephemeral=True)
+            return True
         make = _seat_command(cid)
         if make is None and cid.op != "refresh":
             return False

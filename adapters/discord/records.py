@@ -1,4 +1,6 @@
-"""``/gouji replay``, ``/gouji history``, ``/gouji why`` and the replay stepper's ◀ ▶.
+"""``/gouji replay``, ``/gouji history``, ``/gouji why``, the replay stepper's ◀ ▶, and
+``/gouji review`` with the 📝 button on a hand's result (``gj:r:…:v<hand>``): the asker's
+own review, in an ephemeral answer only they see.
 
 The records desk (``bot.records.desk``) answers; this module lays the answers out: the
 summary with the record file attached, then one message with the table image at a frame
@@ -8,6 +10,7 @@ no extra channel message is spent). Buttons are ``gj:r:`` custom ids (see custom
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -23,6 +26,8 @@ from . import images
 from .custom_ids import Cid, Ref
 from .items import button
 
+log = logging.getLogger(__name__)
+
 REPLAY_FILE = "replay.png"
 CONTENT_MAX = 2000  # Discord's message length limit
 
@@ -36,6 +41,13 @@ def parse_op(op: str) -> tuple[int, int, int] | None:
     if len(parts) != 3 or not all(p.isdigit() and len(p) <= 9 for p in parts):
         return None
     return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def review_view(ref: Ref, number: int, lang: Lang) -> discord.ui.View:
+    """📝 under a hand's result: whoever played the hand gets their own review."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(Cid("r", ref, f"v{number}").encode(), t("dc_btn_review", lang)))
+    return view
 
 
 def stepper_view(ref: Ref, number: int, index: int, last: int) -> discord.ui.View:
@@ -99,6 +111,12 @@ class DiscordRecords:
         )
 
     async def press(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
+        if cid.op[:1] == "v":
+            number = cid.op[1:]
+            if not number.isdigit() or len(number) > 9:
+                return False
+            await self.review(interaction, cid.ref.chat, int(number))
+            return True
         parsed = parse_op(cid.op)
         message = interaction.message
         if parsed is None or message is None:
@@ -150,3 +168,27 @@ class DiscordRecords:
             return
         answer = await self.desk.why(chat, number, step, lang, seat, cleaned, burn)
         await self._say(interaction, answer, public=True)
+
+    # -- /gouji review and 📝 ------------------------------------------------------------
+    async def review(
+        self, interaction: discord.Interaction[Any], chat: ChatRef, number: int | None
+    ) -> None:
+        """The asker's three costliest decisions in the hand, ephemeral: "正在分析…" at once
+        when the review is not at hand, the review when it is done (off the event loop)."""
+        lang = (await self.manager.group_settings(chat)).lang
+        opened = await self.desk.open(chat, number)
+        if isinstance(opened, Refused):
+            await self._say(interaction, opened.text(lang), public=False)
+            return
+        seat = self.desk.review_seat(opened, str(interaction.user.id))
+        if isinstance(seat, Refused):
+            await self._say(interaction, seat.text(lang), public=False)
+            return
+        if not self.desk.review_ready(chat, opened, seat):
+            await self._say(interaction, t("review_busy", lang, number=opened.number), False)
+        try:
+            text = await self.desk.review(chat, opened, seat, lang)
+        except Exception:  # a bug must not leave the asker waiting in silence
+            log.exception("review of hand %s failed", opened.number)
+            text = t("review_failed", lang)
+        await self._say(interaction, text, public=False)

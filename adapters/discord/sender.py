@@ -31,6 +31,7 @@ from ..drawing import Drawer
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
 from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_budget
+from .records import review_view
 from .views import (
     Pick,
     highlight_of,
@@ -249,7 +250,10 @@ class Sender:
                 self.draw, out.result, names, totals, lang, out.hand_no, preset, multiplier
             )
             text = t("dc_result", lang, hand_no=out.hand_no)
-            await self._post(tm.ref, text, file=as_file(data, RESULT_FILE))
+            # 📝: the hand is the group's latest record (stored before the result is sent)
+            rows = await self.manager.recent_hands(tm.ref.chat.group_key, 1)
+            view = review_view(tm.ref, rows[0][0], lang) if rows else None
+            await self._post(tm.ref, text, file=as_file(data, RESULT_FILE), view=view)
             return 1
 
         tm.writer.post(post)
@@ -264,6 +268,7 @@ class Sender:
         text: str,
         file: discord.File | None = None,
         mention: int | None = None,
+        view: discord.ui.View | None = None,
     ) -> discord.Message:
         allowed = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(mention)] if mention else False
@@ -275,6 +280,8 @@ class Sender:
         }
         if file is not None:
             kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
         return await self._channel(ref).send(**kwargs)
 
     async def _ping(self, tm: TableMessage, pm: PrivateMessage, text: str) -> int:

@@ -457,6 +457,8 @@ class _Private:
         )
         self.button(auto_op, t(auto_key, self.lang), discord.ButtonStyle.secondary)
         self.button("refresh", t("dc_btn_refresh", self.lang), discord.ButtonStyle.secondary)
+        if self.priv.hints and not self.priv.autoplay and self.priv.legal:
+            self.button("hint", t("dc_btn_hint", self.lang), discord.ButtonStyle.secondary)
 
 
 def private_view(
