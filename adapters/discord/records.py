@@ -111,11 +111,11 @@ class DiscordRecords:
         )
 
     async def press(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
-        if cid.op[:1] == "v":
-            number = cid.op[1:]
-            if not number.isdigit() or len(number) > 9:
+        if cid.op[:1] == "v":  # 📝 under a hand's result
+            digits = cid.op[1:]
+            if not digits.isdigit() or len(digits) > 9:
                 return False
-            await self.review(interaction, cid.ref.chat, int(number))
+            await self.review(interaction, cid.ref.chat, int(digits))
             return True
         parsed = parse_op(cid.op)
         message = interaction.message
