@@ -21,6 +21,7 @@ async def test_commands_sync_with_chinese_and_english(harness: Harness) -> None:
     assert set(subs) == {
         "new", "join", "leave", "addbot", "removebot", "start", "stop",
         "settings", "rules", "score", "stats", "count", "hand", "history", "replay", "why",
+        "review",
     }  # fmt: skip
     assert subs["join"]["name_localizations"]["zh-CN"] == "入座"
     assert subs["count"]["description_localizations"]["zh-CN"].startswith("问")
