@@ -81,7 +81,7 @@ def test_the_lone_three_and_the_big_cards_of_the_second_half() -> None:
     )
     assert lesson_for(view, play("2"), play("9")) is Lesson.LONE_THREE
     assert lesson_for(view, play("9"), play("2")) is None
-    # Early in the hand (more than 12 cards): an ace on an ordinary single, where passing was better.
+    # Early (more than 12 cards): an ace on an ordinary single, where passing was better.
     view = view_after(
         ["8" + "5" * 12, "A" + "4" * 13, "3", "3", "3", "3"],
         [{"seat": 1, "do": "play", "cards": "8"}],
