@@ -236,6 +236,8 @@ class TableManager:
     async def hint(self, key: str, user_id: str) -> Hint:
         """💡 The expert's choice for this player's current decision, if the group allows
         hints (``bot.table.hints``); searched off the event loop."""
+        if key not in self._tables:
+            await self.current(ChatRef.from_key(key))  # left memory, or another worker's
         return await table_hint(self._tables.get(key), user_id)
 
     async def current(self, chat: ChatRef) -> TableSnapshot | None:

@@ -128,8 +128,14 @@ async def test_hint_switch_off_by_default_on_when_asked_and_locked_in_match(
     off = await h.press(wang, msg, data)
     assert off["text"] == t("teach_hint_off")
 
-    await h.say(wang, "/settings hints on")
-    assert h.group_texts()[-1] == t("settings_saved")
+    # The admin turns hints on from the settings menu (it opens in their private chat).
+    await h.say(wang, "/settings")
+    await h.drain()
+    menu = h.fake.in_chat(wang["id"])[-1]
+    turn_on = menu.button(lambda text, d: d == "s:i:1" and t("set_hints") in text)
+    answer = await h.press(wang, menu, turn_on)
+    assert answer["text"] == t("settings_saved")
+    assert (await h.manager.group_settings(ChatRef("tg", str(GROUP_ID)))).hints_on
     h.bot.publisher.touch_hand(h.key, str(wang["id"]))
     await h.drain()
     msg = h.hand_message(wang)
