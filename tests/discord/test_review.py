@@ -11,7 +11,7 @@ import pytest
 import bot.records.desk as desk_module
 from bot.ai.review import ReviewConfig, review
 from bot.engine.errors import ErrorCode, GoujiError
-from bot.i18n import t
+from bot.i18n import error_text, t
 from bot.records import HandRecord
 from bot.records.replay import replay
 from bot.records.teacher import review_text
@@ -142,3 +142,36 @@ def test_hints_are_locked_off_in_the_match_preset() -> None:
     assert refused.value.code is ErrorCode.SETTING_LOCKED
     moved = apply_setting_changes(on, {"preset": "match"})
     assert not moved.hints and not moved.hints_on
+
+
+async def test_the_settings_panel_turns_hints_on_and_match_refuses_them(harness: Harness) -> None:
+    h = harness
+
+    async def set_hints(value: str) -> list[str]:
+        await h.slash(ADMIN, "settings")
+        msg = h.fake.last_private(ADMIN.id, "ephemeral")
+        assert msg is not None
+        picker = find(msg, "gj:s:", "pick")
+        assert picker is not None
+        while "hints" not in [o["value"] for o in msg.component(picker)["options"]]:
+            more = msg.component(picker)["options"][-1]["value"]
+            await h.choose(ADMIN, msg, picker, more)
+            msg = h.fake.last_private(ADMIN.id, "ephemeral")
+            assert msg is not None
+            picker = find(msg, "gj:s:", "pick")
+            assert picker is not None
+        await h.choose(ADMIN, msg, picker, "hints")
+        msg = h.fake.last_private(ADMIN.id, "ephemeral")
+        assert msg is not None
+        menu = find(msg, "gj:s:", "val.hints")
+        assert menu is not None
+        return h.replies(await h.choose(ADMIN, msg, menu, value))
+
+    await set_hints("b1")
+    assert (await h.manager.group_settings(CHAT)).hints_on
+    h.settings(preset="match")
+    settings = await h.manager.group_settings(CHAT)
+    assert not settings.hints and not settings.hints_on
+    refused = await set_hints("b1")
+    assert error_text("setting_locked", {"switch": "hints"}, "zh") in refused[-1]
+    assert not (await h.manager.group_settings(CHAT)).hints
