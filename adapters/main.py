@@ -28,6 +28,9 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
     # One drawing process per worker, shared by its adapters (adapters/drawing.py); it
     # ends with the process (at exit, or with it when it is killed), so no bot closes it.
     drawer = Drawer.from_env()
+    from .web import WebConfig
+
+    web = WebConfig.from_env()  # None without GOUJI_WEB_URL; a bad one stops the start
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
         from .telegram import TelegramBot
@@ -43,6 +46,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
                 webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
                 calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
                 drawer=drawer,
+                web_app=web.app_url if web is not None else None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
@@ -64,8 +68,13 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
                 guild_id=int(guild) if guild else None,
                 shard=shards,
                 drawer=drawer,
+                web=web,
             )
         )
+    if web is not None and bots:
+        from .web import WebServer
+
+        bots.append(WebServer(manager, web))
     return bots
 
 

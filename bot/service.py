@@ -79,6 +79,8 @@ def _platform(bot: ChatBot) -> tuple[str, str]:
 
 def start_failure(bot: ChatBot, err: BaseException) -> str:
     """One line saying why ``bot`` did not start. Never echoes the token."""
+    if isinstance(err, StartupError):
+        return str(err)  # the front end's own line (e.g. the web table's port is taken)
     platform, variable = _platform(bot)
     kind = type(err).__name__
     if kind in ("InvalidToken", "LoginFailure") or getattr(err, "status", None) == 401:

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.table import TableManager
 
 from ..drawing import Drawer
+from ..web.config import WebConfig
 from .cog import GoujiCog
 from .controller import Controller
 from .items import GoujiItem
@@ -70,6 +71,7 @@ class DiscordBot:
         shard: tuple[int, int] | None = None,
         timing: Timing | None = None,
         drawer: Drawer | None = None,
+        web: WebConfig | None = None,
         **client_options: Any,
     ) -> None:
         self.manager = manager
@@ -83,6 +85,9 @@ class DiscordBot:
         self.client = GoujiClient(self, **client_options)
         self.sender = Sender(self.client, manager, table_interval, private_interval, timing, drawer)
         self.controller = Controller(manager, self.sender)
+        if web is not None:
+            self.sender.seat_link = web.seat_url
+            self.sender.watch_link = web.spectator_url
         # A drawer it was given is shared (adapters/main.py: with the Telegram bot), and
         # ends with the process; one it made itself it closes when it stops.
         self._own_drawer = drawer is None

@@ -393,6 +393,7 @@ class Controller:
         view = None
         if priv is not None and snap is not None:
             view = private_view(priv, Ref.from_key(chat.key), Pick(), snap.declare_open)
+            view = self.sender.with_seat_link(view, priv)
         try:
             await interaction.edit_original_response(view=view)
         except discord.HTTPException:

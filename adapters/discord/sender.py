@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -34,6 +35,7 @@ from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, ch
 from .records import review_view
 from .views import (
     Pick,
+    add_link,
     highlight_of,
     private_content,
     private_view,
@@ -97,6 +99,10 @@ class Sender:
         # Bounded; a finished table and its players' views also leave once written out.
         self.tables: BoundedMap[str, TableMessage] = BoundedMap(CHATS)
         self.privates: BoundedMap[tuple[str, str], PrivateMessage] = BoundedMap(USERS)
+        # The web table's links (adapters/web), when GOUJI_WEB_URL is set: a player's own
+        # signed page (table, user) and the channel's spectator page (table).
+        self.seat_link: Callable[[str, str], str] | None = None
+        self.watch_link: Callable[[str], str] | None = None
 
     # -- bookkeeping ------------------------------------------------------------------
     def _table(self, key: str) -> TableMessage:
@@ -318,6 +324,8 @@ class Sender:
             tm.message_id = stored_message_id(dict(snap.meta).get(MESSAGE_ID), snap.match_id)
         content = table_content(snap, list(tm.captions), self._deadline(snap))
         view = table_view(snap, tm.ref)
+        if self.watch_link is not None and snap.status is not TableStatus.FINISHED:
+            add_link(view, t("dc_btn_watch", snap.settings.lang), self.watch_link(key))
         data = await table_png(self.draw, snap)
         channel = self._channel(tm.ref)
         calls = 0
@@ -359,9 +367,17 @@ class Sender:
         names = list(snap.names) if snap is not None else []
         content = private_content(priv, snap)
         declare_open = snap.declare_open if snap is not None else False
-        view = private_view(priv, Ref.from_key(priv.key), pick, declare_open)
+        view = self.with_seat_link(
+            private_view(priv, Ref.from_key(priv.key), pick, declare_open), priv
+        )
         data = await hand_png(self.draw, priv, names, highlight_of(priv, pick))
         return content, data, view
+
+    def with_seat_link(self, view: discord.ui.View, priv: PrivateSnapshot) -> discord.ui.View:
+        """The player's controls, with the link to their own seat in the web table."""
+        if self.seat_link is None:
+            return view
+        return add_link(view, t("dc_btn_web", priv.lang), self.seat_link(priv.key, priv.user_id))
 
     async def _update_private(self, pm: PrivateMessage) -> None:
         priv = self.manager.private_snapshot(pm.key, pm.user)

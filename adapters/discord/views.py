@@ -7,6 +7,7 @@ between presses and a restart loses nothing.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -459,6 +460,15 @@ class _Private:
         self.button("refresh", t("dc_btn_refresh", self.lang), discord.ButtonStyle.secondary)
         if self.priv.hints and not self.priv.autoplay and self.priv.legal:
             self.button("hint", t("dc_btn_hint", self.lang), discord.ButtonStyle.secondary)
+
+
+def add_link(view: discord.ui.View, label: str, url: str | None) -> discord.ui.View:
+    """A link button (the web table, adapters/web) where the view still has room: a full
+    view keeps its game controls and goes without the link this time."""
+    if url is not None:
+        with contextlib.suppress(ValueError):
+            view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url))
+    return view
 
 
 def private_view(

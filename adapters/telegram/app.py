@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from urllib.parse import urlparse
 
 from telegram import BotCommand
@@ -146,6 +147,7 @@ class TelegramBot:
         listen: str = "0.0.0.0",
         webhook_secret: str | None = None,
         calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
+        web_app: Callable[[str], str] | None = None,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
@@ -172,6 +174,7 @@ class TelegramBot:
             draw=drawer or Drawer(),
             clock=clock,
             table_interval=GROUP_TABLE_INTERVAL,
+            web_app=web_app,
         )
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)

@@ -91,6 +91,9 @@ class Context:
     # Other relayed replies, by the payload's first key: e.g. "replay" (adapters/telegram/
     # records.py) — what they post is rendered where the chat's sender runs.
     relayed_kinds: dict[str, RelayedKind] = field(default_factory=dict)
+    # The web table's page of a table (adapters/web), when GOUJI_WEB_URL is set: the hand
+    # message gets a button that opens it as a Mini App.
+    web_app: Callable[[str], str] | None = None
     _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
         default_factory=lambda: BoundedDict(USERS)
     )
@@ -102,6 +105,9 @@ class Context:
 
     async def lang(self, chat: ChatRef) -> Lang:
         return (await self.manager.group_settings(chat)).lang
+
+    def web_url(self, key: str) -> str | None:
+        return self.web_app(key) if self.web_app is not None else None
 
     def deep_link(self, payload: str) -> str:
         return f"https://t.me/{self.api.username}?start={payload}"

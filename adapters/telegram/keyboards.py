@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable, Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import NOTATION, Counts
@@ -277,10 +277,14 @@ def action_keyboard(
     lang: Lang,
     snap: TableSnapshot,
     screen: ActPress | None = None,
+    web_url: str | None = None,
 ) -> InlineKeyboardMarkup:
-    """The keyboard for ``screen`` (a navigation press), or the root one."""
+    """The keyboard for ``screen`` (a navigation press), or the root one; ``web_url``: the
+    web table's page (adapters/web), opened as a Mini App from the last row."""
     keys = _Keys(priv, tid, lang, snap)
     rows = _screen(keys, screen) if screen is not None else keys.root()
+    if web_url is not None:
+        rows.append([InlineKeyboardButton(t("tg_btn_web", lang), web_app=WebAppInfo(web_url))])
     return InlineKeyboardMarkup(rows)
 
 

@@ -124,7 +124,9 @@ class PrivateChat:
             await self._stale(query, press, key, uid, lang)
             return
         if press.op in NAVIGATION:
-            markup = action_keyboard(priv, press.tid, lang, snap, screen=press)
+            markup = action_keyboard(
+                priv, press.tid, lang, snap, screen=press, web_url=ctx.web_url(key)
+            )
             await query.answer()
             try:
                 await query.edit_message_reply_markup(markup)
@@ -206,7 +208,7 @@ class PrivateChat:
         if priv is None or snap is None:
             markup = None
         else:
-            markup = action_keyboard(priv, tid, priv.lang, snap)
+            markup = action_keyboard(priv, tid, priv.lang, snap, web_url=self.ctx.web_url(key))
         try:
             await query.edit_message_reply_markup(markup)
         except BadRequest as err:

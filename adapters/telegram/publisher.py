@@ -308,7 +308,7 @@ class Publisher:
         tid = ctx.ids.tid(key)
         if priv is None or snap is None or tid is None:
             return False
-        markup = action_keyboard(priv, tid, priv.lang, snap)
+        markup = action_keyboard(priv, tid, priv.lang, snap, web_url=ctx.web_url(key))
         shown = Shown(hand_image_key(priv), private_caption(priv, snap, priv.lang), markup)
         ref = ctx.book.hand(key, user)
         try:

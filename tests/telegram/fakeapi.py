@@ -158,10 +158,15 @@ class Message:
         return out
 
     def buttons(self) -> list[tuple[str, str]]:
-        """(label, callback_data or url) of every button."""
+        """(label, callback_data, url or Mini App url) of every button."""
         rows = (self.markup or {}).get("inline_keyboard", [])
         return [
-            (b["text"], b.get("callback_data") or b.get("url", "")) for row in rows for b in row
+            (
+                b["text"],
+                b.get("callback_data") or b.get("url") or b.get("web_app", {}).get("url", ""),
+            )
+            for row in rows
+            for b in row
         ]
 
     def button(self, match: Callable[[str, str], bool]) -> str:
