@@ -16,6 +16,9 @@ STATIC = {
     "app.js": "text/javascript",
     "app.css": "text/css",
 }
+# The CJK font the pictures are drawn with (render/, SIL OFL), last in the page's font
+# list: a phone with Chinese fonts of its own never fetches it.
+FONT_PACKAGE, FONT_FILE = "gouji_data", "NotoSansCJKsc-Bold-subset.otf"
 
 
 @cache
@@ -42,6 +45,16 @@ async def asset(request: web.Request) -> web.Response:
     return web.Response(body=_asset(name), content_type=kind, charset="utf-8", headers=headers)
 
 
+@cache
+def _font() -> bytes:
+    return (resources.files(FONT_PACKAGE) / "fonts" / FONT_FILE).read_bytes()
+
+
+async def font(request: web.Request) -> web.Response:
+    headers = {"Cache-Control": "public, max-age=604800"}
+    return web.Response(body=_font(), content_type="font/otf", headers=headers)
+
+
 async def texts(request: web.Request) -> web.Response:
     lang = request.query.get("lang", "zh")
     return web.json_response(texts_of(lang if is_lang(lang) else "zh"))
@@ -50,5 +63,6 @@ async def texts(request: web.Request) -> web.Response:
 def add_page_routes(app: web.Application) -> None:
     app.router.add_get("/app", index)
     app.router.add_get("/replay", index)
+    app.router.add_get("/static/cjk.otf", font)
     app.router.add_get("/static/{name}", asset)
     app.router.add_get("/api/texts", texts)

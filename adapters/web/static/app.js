@@ -77,7 +77,7 @@
     if (me && me.seat === s.seat) el.classList.add("mine");
     const head = document.createElement("div");
     head.className = "who";
-    head.textContent = s.name + (s.ai ? " · " + tr("web_ai") : "");
+    head.textContent = s.name;
     el.appendChild(head);
     const tags = document.createElement("div");
     tags.className = "tags";
@@ -112,17 +112,17 @@
     const center = $("center");
     center.textContent = "";
     const top = pub.top || {};
-    if (top.cards) {
+    if (pub.status !== "playing") {
+      center.textContent = tr("web_status_" + pub.status);
+    } else if (top.cards) {
       const who = document.createElement("div");
       who.className = "topwho";
       const name = pub.seats[top.seat - 1].name;
       who.textContent = tr("web_top") + " · " + name;
       center.appendChild(who);
       center.appendChild(cardsRow(top.cards, "cards topcards"));
-    } else if (pub.status === "playing" && pub.to_act) {
+    } else if (pub.to_act) {
       center.textContent = tr("web_lead") + " · " + pub.seats[pub.to_act - 1].name;
-    } else {
-      center.textContent = tr("web_status_" + pub.status) || "";
     }
   }
   function renderBar(pub) {
