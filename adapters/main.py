@@ -47,6 +47,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
                 calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
                 drawer=drawer,
                 web_app=web.app_url if web is not None else None,
+                web_replay=web.replay_url if web is not None else None,
             )
         )
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")

@@ -148,6 +148,7 @@ class TelegramBot:
         webhook_secret: str | None = None,
         calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
         web_app: Callable[[str], str] | None = None,
+        web_replay: Callable[[str, int], str] | None = None,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
@@ -175,6 +176,7 @@ class TelegramBot:
             clock=clock,
             table_interval=GROUP_TABLE_INTERVAL,
             web_app=web_app,
+            web_replay=web_replay,
         )
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)

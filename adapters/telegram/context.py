@@ -94,6 +94,7 @@ class Context:
     # The web table's page of a table (adapters/web), when GOUJI_WEB_URL is set: the hand
     # message gets a button that opens it as a Mini App.
     web_app: Callable[[str], str] | None = None
+    web_replay: Callable[[str, int], str] | None = None  # (table, hand number) -> replay page
     _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
         default_factory=lambda: BoundedDict(USERS)
     )

@@ -134,8 +134,16 @@ class RecordChat:
         api = self.ctx.api
 
         # One job per message: the sender counts jobs against the group's budget.
+        web = self.ctx.web_replay
+        markup = None
+        if web is not None:  # the hand in the web table, every hand face up
+            link = web(chat.key, opened.number)
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t("tg_btn_web_replay", lang), url=link)]]
+            )
+
         async def send_summary() -> bool:
-            await api.send_message(chat_id, summary, message_thread_id=thread)
+            await api.send_message(chat_id, summary, message_thread_id=thread, reply_markup=markup)
             return True
 
         async def send_file() -> bool:

@@ -70,6 +70,18 @@ class WebConfig:
     def spectator_url(self, table: str, now: float | None = None) -> str:
         return self.seat_url(table, SPECTATOR, now)
 
+    def replay_url(self, table: str, number: int, now: float | None = None) -> str:
+        """A finished hand of the table's group, stepped trick by trick in the page."""
+        now = time.time() if now is None else now
+        expires = (int(now + SPECTATOR_LINK_SECONDS) // 3600 + 1) * 3600
+        token = sign_seat(self.secret, Seat(replay_scope(table, number), SPECTATOR, expires))
+        return f"{self.base_url}/replay?t={quote(table, safe='')}&n={number}&s={token}"
+
+
+def replay_scope(table: str, number: int) -> str:
+    """What a replay link's signature covers: one finished hand, not the live table."""
+    return f"replay:{table}:{number}"
+
 
 def check_url(url: str) -> None:
     """Telegram opens Mini Apps over https only; plain http is for a loopback test."""

@@ -17,8 +17,8 @@ MAX_ACTIONS_PER_SECOND = 10
 # Scripts and styles only from this origin (no inline script, no eval); the page is
 # framed by Telegram's web client and Discord.
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org "
     "https://discord.com https://*.discord.com"
 )

@@ -18,16 +18,19 @@ from collections.abc import Callable, Mapping
 from aiohttp import web
 
 from bot.i18n.catalogue import Lang, is_lang
+from bot.records.desk import RecordDesk
+from bot.records.desk import Refused as NotShown
 from bot.table import Actor, ChatRef, TableManager
 from bot.table.describe import reply_text
 
 from .actions import Refused, command_of
 from .auth import AuthError, Seat, check_init_data, check_seat, sign_seat
-from .config import WebConfig
+from .config import WebConfig, replay_scope
 from .guard import RateLimit, secure_headers
 from .hub import Hub
 from .pages import add_page_routes, texts_of
 from .payload import JsonObj, private_json, public_json
+from .replay import replay_json
 from .stream import stream_table
 
 log = logging.getLogger(__name__)
@@ -73,6 +76,7 @@ class WebTable:
         self.hub = hub
         self.wall = wall  # token expiries and initData ages: wall time, as Telegram's
         self.limit = RateLimit()
+        self.desk = RecordDesk(manager)  # finished hands, as /replay in the chats reads them
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[secure_headers], client_max_size=MAX_BODY)
@@ -81,6 +85,7 @@ class WebTable:
         app.router.add_get("/api/state", self.state)
         app.router.add_get("/api/events", self.events)
         app.router.add_post("/api/act", self.act)
+        app.router.add_get("/api/replay", self.replay)
         return app
 
     # -- who is asking ----------------------------------------------------------------
@@ -173,6 +178,22 @@ class WebTable:
                 "text": reply_text(reply, priv.lang),
             }
         )
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished hand, every frame face up, for a replay link."""
+        lang = _lang(request)
+        table, number, token = (request.query.get(k, "") for k in ("t", "n", "s"))
+        if not number.isdigit() or len(number) > 9:
+            raise _unauthorized(lang)
+        try:
+            chat = ChatRef.from_key(table)
+            check_seat(self.config.secret, replay_scope(table, int(number)), token, self.wall())
+        except (AuthError, ValueError):
+            raise _unauthorized(lang) from None
+        opened = await self.desk.open(chat, int(number))
+        if isinstance(opened, NotShown):
+            return web.json_response({"ok": False, "text": opened.text(lang)}, status=404)
+        return web.json_response(replay_json(opened, lang))
 
 
 def reply_text_of(key: str, lang: Lang) -> str:

@@ -9,6 +9,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -33,8 +34,8 @@ def telegram_init_data(
 
 
 class WebHarness:
-    def __init__(self, seed: int = 7, turn_seconds: int = 0) -> None:
-        self.h = Harness(None, seed=seed)
+    def __init__(self, seed: int = 7, turn_seconds: int = 0, db_dir: Path | None = None) -> None:
+        self.h = Harness(db_dir, seed=seed)
         self.turn_seconds = turn_seconds
         self.server: WebServer
         self.config: WebConfig
@@ -53,6 +54,7 @@ class WebHarness:
         self.base = f"http://127.0.0.1:{self.server.port}"
         self.config = replace(config, base_url=self.base, port=self.server.port)
         h.bot.ctx.web_app = self.config.app_url
+        h.bot.ctx.web_replay = self.config.replay_url
         return self
 
     async def seat_table(self) -> None:
@@ -100,8 +102,9 @@ class WebHarness:
 
 
 @contextlib.asynccontextmanager
-async def web_table(seed: int = 7) -> AsyncIterator[WebHarness]:
-    w = await WebHarness(seed).open()
+async def web_table(seed: int = 7, db_dir: Path | None = None) -> AsyncIterator[WebHarness]:
+    """``db_dir``: keep the tables (and finished hands, for /replay) in SQLite there."""
+    w = await WebHarness(seed, db_dir=db_dir).open()
     try:
         yield w
     finally:

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.table import Actor, AddBots, ChatRef, OpenTable, Start, TableStatus
+from bot.table import Actor, AddBots, ChatRef, OpenTable, SetAutoplay, Start, TableStatus
 
-from ..telegram.harness import FakeRenderer
+from ..telegram.harness import GROUP_ID, FakeRenderer
 from .browser import DESKTOP, PHONE, chromium, shot_dir
 from .harness import WANG, WebHarness, web_table
 
@@ -158,3 +158,35 @@ async def test_discord_personal_link_and_spectator(tmp_path: Path) -> None:
         await bad.goto(forged)
         await bad.wait_for_selector("#root[data-error]")
         assert await bad.locator("[data-seat]").count() == 0
+
+
+async def test_replay_in_the_page(tmp_path: Path) -> None:
+    """/replay in the group links the finished hand in the page, every hand face up."""
+    shots = shot_dir(tmp_path)
+    async with chromium() as browser, web_table(db_dir=tmp_path) as w:
+        await w.seat_table()
+        chat, me = ChatRef.from_key(w.key), Actor(str(WANG["id"]), "老王")
+        await w.h.manager.handle(SetAutoplay(chat=chat, actor=me, on=True))
+        for _ in range(600):
+            snap = w.h.manager.snapshot(w.key)
+            if snap is None or snap.status is not TableStatus.PLAYING:
+                break
+            await w.h.tick(2.0)
+        await w.h.say(WANG, "/replay")
+        await w.h.drain()
+        links = [
+            d for m in w.h.fake.in_chat(GROUP_ID) for t, d in m.buttons() if t == "🃏 在网页中回放"
+        ]
+        assert len(links) == 1 and "/replay?" in links[0]
+        page = await browser.new_page(viewport=PHONE)
+        await page.goto(links[0])
+        await page.wait_for_selector(".seathand[data-seat]")
+        assert await page.locator(".seathand[data-seat]").count() == 6
+        dealt = await page.locator(".seathand .card").count()
+        assert dealt > 100  # the start of play: every hand face up
+        await page.locator("[data-step=next]").click()
+        assert await page.locator("#root").get_attribute("data-version") == "1"
+        await shot(page, shots / "web-replay.png")
+        # A link to the same hand with another number is refused.
+        await page.goto(links[0].replace("&n=1&", "&n=2&"))
+        await page.wait_for_selector("#root[data-error]")

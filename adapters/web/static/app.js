@@ -6,6 +6,7 @@
 (function () {
   const ORDER = "3456789TJQKA2SB"; // RULES notation, low to high
   const FACE = { T: "10", S: "小王", B: "大王" };
+  const SMALL_FACE = { T: "10", S: "小", B: "大" }; // a narrow card: one character for a joker
   const SEAT_SLOTS = ["me", "r1", "r2", "top", "l2", "l1"]; // counter-clockwise from me
   const $ = (id) => document.getElementById(id);
   const root = $("root");
@@ -45,8 +46,8 @@
   function face(ch) { return FACE[ch] || ch; }
   function cardEl(ch, extra) {
     const el = document.createElement("span");
-    el.className = "card" + (ch === "S" || ch === "B" ? " joker" : "") + (ch === "B" ? " big" : "") + (extra || "");
-    el.textContent = face(ch);
+    el.className = "card" + (ch === "S" || ch === "B" ? " joker" : "") + (ch === "B" ? " big" : "") + (ch === "T" ? " ten" : "") + (extra || "");
+    el.textContent = (extra || "").indexOf("small") >= 0 ? SMALL_FACE[ch] || ch : face(ch);
     return el;
   }
   function cardsRow(cards, cls) {
@@ -342,7 +343,7 @@
     banner(tr("web_loading"));
     S.token = await session(params);
     if (!S.table || !S.token) return fail("web_unauthorized");
-    if (location.pathname === "/replay") return window.GoujiReplay(S, { tr, loadTexts, cardsRow, banner, fail });
+    if (location.pathname === "/replay") return replay(params);
     const r = await fetch("/api/state?t=" + encodeURIComponent(S.table) + "&s=" + encodeURIComponent(S.token));
     if (r.status === 401) return fail("web_unauthorized");
     if (!r.ok) return fail("web_no_table");
@@ -353,6 +354,61 @@
     listen();
     setInterval(tick, 250);
   }
+  // -- a finished hand, trick by trick, every hand face up ------------------------------
+  async function replay(params) {
+    const q = "t=" + encodeURIComponent(S.table) + "&n=" + encodeURIComponent(params.get("n") || "") + "&s=" + encodeURIComponent(S.token);
+    const r = await fetch("/api/replay?" + q + "&lang=" + S.lang);
+    if (r.status === 401) return fail("web_unauthorized");
+    const rec = await r.json();
+    if (!r.ok) { banner(rec.text); return; }
+    banner("");
+    root.classList.add("replay");
+    S.replay = { rec: rec, at: 0 };
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowLeft") stepTo(S.replay.at - 1);
+      if (e.key === "ArrowRight") stepTo(S.replay.at + 1);
+    });
+    stepTo(0);
+  }
+  function stepTo(i) {
+    const rec = S.replay.rec;
+    S.replay.at = Math.max(0, Math.min(rec.frames.length - 1, i));
+    const f = rec.frames[S.replay.at];
+    root.dataset.version = String(S.replay.at);
+    $("title").textContent = tr("web_replay_title", { n: rec.hand_no });
+    $("handno").textContent = "#" + rec.number;
+    $("center").textContent = f.caption;
+    if (f.cards) $("center").appendChild(cardsRow(f.cards, "cards topcards"));
+    const table = $("table");
+    for (const el of Array.from(table.querySelectorAll(".seat"))) el.remove();
+    const hands = $("hand");
+    hands.textContent = "";
+    hands.className = "hands";
+    rec.names.forEach((name, k) => {
+      const row = document.createElement("div");
+      row.className = "seathand seat team" + (k % 2) + (f.winner === k + 1 ? " turn" : "");
+      row.dataset.seat = String(k + 1);
+      const who = document.createElement("div");
+      who.className = "who";
+      who.textContent = tr("web_seat", { n: k + 1 }) + " · " + name + (f.status[k] === "playing" ? "" : " · " + tr("web_st_" + f.status[k]));
+      row.appendChild(who);
+      row.appendChild(cardsRow(f.hands[k]));
+      hands.appendChild(row);
+    });
+    const box = $("controls");
+    box.textContent = "";
+    const nav = (step, label, to) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "btn"; b.dataset.step = step; b.textContent = label;
+      b.disabled = to < 0 || to >= rec.frames.length;
+      b.addEventListener("click", () => stepTo(to));
+      box.appendChild(b);
+    };
+    nav("prev", tr("web_btn_prev"), S.replay.at - 1);
+    nav("next", tr("web_btn_next"), S.replay.at + 1);
+    $("hint").textContent = tr("web_replay_step", { i: S.replay.at + 1, n: rec.frames.length });
+  }
+
   window.GoujiTable = { state: S };
   document.addEventListener("DOMContentLoaded", () => { start().catch(() => fail("web_offline")); });
 })();
