@@ -19,6 +19,7 @@ from bot.service import ChatBot
 from bot.table import TableManager
 
 from .drawing import Drawer
+from .web import WebConfig
 
 
 def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> list[ChatBot]:
@@ -28,28 +29,10 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
     # One drawing process per worker, shared by its adapters (adapters/drawing.py); it
     # ends with the process (at exit, or with it when it is killed), so no bot closes it.
     drawer = Drawer.from_env()
-    from .web import WebConfig
-
     web = WebConfig.from_env()  # None without GOUJI_WEB_URL; a bad one stops the start
     tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
     if tg_token:
-        from .telegram import TelegramBot
-        from .telegram.app import TELEGRAM_RATE_ENV, telegram_rate
-
-        bots.append(
-            TelegramBot(
-                manager,
-                tg_token,
-                api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
-                webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
-                webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
-                webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
-                calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
-                drawer=drawer,
-                web_app=web.app_url if web is not None else None,
-                web_replay=web.replay_url if web is not None else None,
-            )
-        )
+        bots.append(_telegram(manager, tg_token, drawer, web))
     dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
     if dc_token:
         import discord
@@ -77,6 +60,25 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
 
         bots.append(WebServer(manager, web))
     return bots
+
+
+def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig | None) -> ChatBot:
+    from .telegram import TelegramBot
+    from .telegram.app import TELEGRAM_RATE_ENV, telegram_rate
+
+    bot = TelegramBot(
+        manager,
+        token,
+        api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
+        webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
+        webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+        webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
+        calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
+        drawer=drawer,
+    )
+    if web is not None:
+        bot.link_web(web.app_url, web.replay_url)
+    return bot
 
 
 def console(args: argparse.Namespace) -> int:

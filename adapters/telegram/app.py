@@ -147,8 +147,6 @@ class TelegramBot:
         listen: str = "0.0.0.0",
         webhook_secret: str | None = None,
         calls_per_second: float = DEFAULT_CALLS_PER_SECOND,
-        web_app: Callable[[str], str] | None = None,
-        web_replay: Callable[[str, int], str] | None = None,
     ) -> None:
         self.manager = manager
         self.webhook_url = webhook_url
@@ -175,8 +173,6 @@ class TelegramBot:
             draw=drawer or Drawer(),
             clock=clock,
             table_interval=GROUP_TABLE_INTERVAL,
-            web_app=web_app,
-            web_replay=web_replay,
         )
         self.publisher = Publisher(self.ctx)
         self.router = _router(self.ctx, self.publisher)
@@ -184,6 +180,12 @@ class TelegramBot:
         self._own_drawer = drawer is None
         self._initialized = False
         self._connect(manager)
+
+    def link_web(self, table: Callable[[str], str], replay: Callable[[str, int], str]) -> None:
+        """Link the web table (adapters/web): the hand message opens a table's page as a
+        Mini App (``table``: its URL), /replay links the finished hand (``replay``)."""
+        self.ctx.web_app = table
+        self.ctx.web_replay = replay
 
     def _connect(self, manager: TableManager) -> None:
         """Updates in (the router's handlers), outputs out (the manager's events)."""

@@ -12,7 +12,8 @@ import pytest
 
 import adapters.console
 import adapters.discord
-import adapters.telegram  # noqa: F401  (registers the front ends' domains)
+import adapters.telegram
+import adapters.web  # noqa: F401  (registers the front ends' domains)
 from bot.i18n import MissingText, TextFormatError, error_text, set_strict, t
 from bot.i18n.catalogue import (
     LANGS,
@@ -39,7 +40,7 @@ def _all(domain: str, lang: str) -> dict[tuple[str | None, str], PoEntry]:
 
 
 def test_every_front_end_registers_its_domain() -> None:
-    assert set(DOMAINS) == {SHARED_DOMAIN, "telegram", "discord", "console"}
+    assert set(DOMAINS) == {SHARED_DOMAIN, "telegram", "discord", "console", "web"}
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -53,8 +53,7 @@ class WebHarness:
         await self.server.start()
         self.base = f"http://127.0.0.1:{self.server.port}"
         self.config = replace(config, base_url=self.base, port=self.server.port)
-        h.bot.ctx.web_app = self.config.app_url
-        h.bot.ctx.web_replay = self.config.replay_url
+        h.bot.link_web(self.config.app_url, self.config.replay_url)
         return self
 
     async def seat_table(self) -> None:
