@@ -5,8 +5,8 @@ playing differently from ``normal``: where ``normal`` prices every answer by a c
 this player follows a few plain rules a club player quotes for the second half of a hand.
 
 - 打后半场 — "原则上9以上的牌不能动": while the hand is long it answers ordinary plays only
-  with whole sets up to 9 (splitting only up to 8: 挡三不挡四); 10s and up, 2s and jokers
-  wait for the second half, 够级 duels and a seat about to go out.
+  with whole sets up to J (splitting only up to 9: 挡三不挡四); A, 够级 sets, 2s and jokers
+  wait for the second half (15 cards or fewer), 够级 duels and a seat about to go out.
 - 憋三 (keep the 3s for last, and a guard for the play before them): the last group before
   the 3s leaves with every joker and 2 the hand still holds, so it cannot be beaten
   (被闷); the last joker is never spent on anything but that guard, a finishing play or a
@@ -15,9 +15,10 @@ this player follows a few plain rules a club player quotes for the second half o
   burn): not yet opened, it leads its best pure 够级 set of Q or higher whenever it has the
   lead ("争取一套够级牌发一套小牌"), and fights the opposite's opening plays hard (控点);
   it 开点s before it thinks of burning, and burns only when the rest then runs out.
-- Who goes last — "剩四人时：先让再打 … 让弱势联邦先混走": in 四户乱缠 it passes on an
-  opponent's play unless the opponent is about to go out or the answer ends its hand, and
-  leads a set the size of its shortest teammate's hand so the weaker seat goes out first.
+- Who goes last — "剩四人时：先让再打 … 让弱势联邦先混走": in 四户乱缠 it answers an
+  opponent with plain cards only (2s, jokers and 够级 sets wait unless the opponent is about
+  to go out), and leads a set the size of its shortest teammate's hand so the weaker seat
+  goes out first.
 - 小花早挂: where it must spend a joker, a small one goes before a big one.
 - Before play: never revolts or 冲点s; 明点 with three big jokers; 烩 its 3s (and 4s) when
   it holds them (they are 死牌: nobody can answer with them); returns its lowest singles.
@@ -197,23 +198,23 @@ class LecturePolicy:
     def _allowed(self, view: SeatView, p: Play, top: int, urgent: bool) -> bool:
         pub = view.public
         rules = pub.rules
-        hand = view.hand
+        n = sum(view.hand)
         if self._spends_guard(view, p):
             return False
         if urgent:
             return True
-        if pub.free_play and len(pub.out_order) >= 2:
-            return False  # 四户乱缠: 先让再打
-        duel = pub.top_gouji and top == opp(view.seat)
-        if duel:
+        dear = p.jokers or p.twos or p.base == TWOS_BASE or is_gouji(p, rules)
+        if pub.free_play and len(pub.out_order) >= 2 and dear:
+            return False  # 四户乱缠: 先让再打 — the big cards wait for who goes out next
+        if pub.top_gouji and top == opp(view.seat):
             top_play = classify_top(view)
             opening = top_play is not None and rules.dadian and opens_point(top_play, rules)
-            return p.big == 0 or opening or sum(hand) <= LONG_HAND
-        if p.jokers or p.twos or p.base == TWOS_BASE or is_gouji(p, rules):
-            return sum(hand) <= LONG_HAND // 2
-        limit = 9 if sum(hand) > LONG_HAND else 14
-        split_limit = 8 if sum(hand) > LONG_HAND else 14
-        return p.base <= (limit if _whole(p, hand) else split_limit)
+            return p.big == 0 or opening or n <= LONG_HAND
+        if dear:
+            return n <= LONG_HAND and not p.big  # the second half, a small joker first
+        whole = _whole(p, view.hand)
+        limit = (11 if whole else 9) if n > LONG_HAND else 14
+        return p.base <= limit
 
     @staticmethod
     def _spends_guard(view: SeatView, p: Play) -> bool:

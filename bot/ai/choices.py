@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO
+from ..engine.actions import Action, ActionKind, HuiRanks
+from ..engine.cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji
 from ..engine.rules import Rules
 from ..engine.state import SeatStatus, same_team
@@ -118,3 +118,24 @@ def revolt_gouji(view: SeatView, rules: Rules) -> int | None:
     if hand[I_TWO] or jokers(hand):
         return None
     return sum(1 for i in range(RANK_SLOTS) if is_gouji(Play(i + 3, hand[i]), rules))
+
+
+# 烩 sets a low rank aside only while the leader holds it in a set this small: a bigger set
+# of 3s or 4s is a lead few seats can answer (it needs as many of a higher rank).
+HUI_MAX = 3
+
+
+def pick_hui(view: SeatView, legal: Sequence[Action]) -> Action | None:
+    """烩 (RULES §10; the leader, before the first play): every hand's 3s (and/or 4s) are
+    set aside. A low rank answers nothing and costs its holder a play of its own (3 是死牌),
+    so the leader sets aside the low ranks it holds in a small set; none it does not hold
+    (that only saves the other seats a play)."""
+    offered = {a.ranks: a for a in legal if a.kind is ActionKind.HUI and a.ranks is not None}
+    if not offered:
+        return None
+    want = "".join(r for r, i in (("3", I_THREE), ("4", I_FOUR)) if 0 < view.hand[i] <= HUI_MAX)
+    if want and HuiRanks(want) in offered:
+        return offered[HuiRanks(want)]
+    if "3" in want and HuiRanks.THREES in offered:
+        return offered[HuiRanks.THREES]  # the table allows only 3s
+    return None

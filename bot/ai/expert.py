@@ -136,6 +136,8 @@ class ExpertPolicy:
         kinds = {a.kind for a in legal}
         if kinds & {ActionKind.RETURN_TRIBUTE, ActionKind.REVOLT}:
             return [base]  # 还贡 and 革命 are left to the rules of thumb
+        if base is not None and base.kind is ActionKind.HUI:
+            return [base]  # and so is 烩
         pub = view.public
         if pub.to_act != view.seat:
             if ActionKind.BURN not in kinds:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_THREE
-from ..engine.plays import TWOS_BASE, Play
+from ..engine.cards import I_THREE, I_TWO
+from ..engine.plays import GOUJI_MIN, TWOS_BASE, Play
 from ..engine.rules import Rules
 from ..engine.state import opp, same_team
 from ..engine.views import SeatView
@@ -23,11 +23,14 @@ from .choices import (
     choices,
     known_min,
     pick_burn,
+    pick_hui,
     revolt_gouji,
     spends_last_guard,
 )
-from .hand import minus, plays_needed
+from .hand import jokers, minus, plays_needed
 from .tribute import pick_return
+
+KING = 13
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,9 @@ class Weights:
     feed: float = 6.0  # lead a set the size of a short teammate's hand
     last_big: float = 20.0  # under 憋三: spending the last big (else small) joker early
     revolt_max_gouji: int = 1  # revolt only with at most this many 够级-sized ranks
+    chong_sets: int = 3  # 冲点 with this many strong pure 够级牌 (K or A, or a big set)
+    declare_jokers: int = 4  # 明点 with this many jokers …
+    declare_twos: int = 4  # … and this many 2s: enough to stop the opposite's 够级牌
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -73,6 +79,9 @@ class HeuristicPolicy:
         revolt = next((a for a in legal if a.kind is ActionKind.REVOLT), None)
         if revolt is not None and self._wants_revolt(view, rules):
             return revolt
+        before = self._before_play(view, legal)
+        if before is not None:
+            return before
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
         plays = choices(legal, ActionKind.PLAY)
         if view.public.to_act == view.seat and (plays or can_pass):
@@ -80,7 +89,20 @@ class HeuristicPolicy:
         burns = choices(legal, ActionKind.BURN)
         if burns:
             return pick_burn(view, burns, rules, lambda p: self.cost(p, view.hand))
-        return None  # no 明点 without knowing the opposite's hand; never waive 够死级 plays
+        return None  # never waive 够死级 plays
+
+    def _before_play(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
+        """冲点, 明点 and 烩, by simple counts of the hand (no sampling, no card memory)."""
+        hand = view.hand
+        w = self.w
+        chongdian = next((a for a in legal if a.kind is ActionKind.CHONGDIAN), None)
+        if chongdian is not None and strong_sets(hand) >= w.chong_sets:
+            return chongdian
+        declare = next((a for a in legal if a.kind is ActionKind.DECLARE_POINT and not a.pre), None)
+        strong = jokers(hand) >= w.declare_jokers and hand[I_TWO] >= w.declare_twos
+        if declare is not None and strong:
+            return declare
+        return pick_hui(view, legal)
 
     def _rules(self, view: SeatView) -> Rules:
         if self.rules is not None:
@@ -174,7 +196,21 @@ class HeuristicPolicy:
     def _wants_revolt(self, view: SeatView, rules: Rules) -> bool:
         # 够级-sized ranks are what wins tricks without 2s or jokers.
         gouji = revolt_gouji(view, rules)
-        return gouji is not None and gouji <= self.w.revolt_max_gouji
+        if gouji is None:
+            return False
+        # Strong 够级 sets and no 2s or jokers: revolt only to 冲点 with them.
+        chong = rules.chongdian and rules.dadian and strong_sets(view.hand) >= self.w.chong_sets
+        return gouji <= self.w.revolt_max_gouji or chong
+
+
+def strong_sets(hand: Sequence[int]) -> int:
+    """Pure 够级牌 that are hard to beat without 2s and jokers: K or A, or two cards more
+    than the rank's 够级 size."""
+    return sum(
+        1
+        for rank, need in GOUJI_MIN.items()
+        if hand[rank - 3] >= need and (rank >= KING or hand[rank - 3] >= need + 2)
+    )
 
 
 def _shown_count(view: SeatView, seat: int) -> int | None:

@@ -43,6 +43,7 @@ from .choices import (
     choices,
     known_min,
     pick_burn,
+    pick_hui,
     revolt_gouji,
     spends_last_guard,
 )
@@ -146,6 +147,9 @@ class NormalPolicy:
         chongdian = next((a for a in legal if a.kind is ActionKind.CHONGDIAN), None)
         if chongdian is not None and chong.wants_chongdian(view, rng):
             return chongdian
+        hui = pick_hui(view, legal)
+        if hui is not None:
+            return hui
         can_pass = any(a.kind is ActionKind.PASS for a in legal)
         plays = choices(legal, ActionKind.PLAY)
         if view.public.to_act == view.seat and (plays or can_pass):
