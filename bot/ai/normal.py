@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_THREE, I_TWO, parse
+from ..engine.cards import I_BIG, I_FOUR, I_THREE, I_TWO, parse
 from ..engine.plays import JOKERS_BASE, TWOS_BASE, Play, is_gouji, is_pure_gouji, opens_point
 from ..engine.rules import Rules
 from ..engine.state import HandState, SeatStatus, down, opp, same_team, up
@@ -109,6 +109,10 @@ class NormalWeights:
     # … where a caught seat ranks 大落 at once (``men_is_last``), both weigh far more:
     last_big_men: float = 40.0
     caught_men: float = 0.0
+    # 点四: a play that leaves a seat that has not opened nothing but its locked 4s and its
+    # 3s strands it (the 4s are discarded at its deadline; with only 3s it never wins a
+    # trick to lead them: 大落), unless the play opens.
+    strand: float = 40.0
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …
@@ -234,6 +238,20 @@ class NormalPolicy:
             return 0.0
         final = last_play(rest, rules)
         return weight if final is not None and seen.beatable(final) else 0.0
+
+    def _may_strand(self, view: SeatView, rules: Rules) -> bool:
+        """Whether ``_strands`` can be other than 0.0 for this seat now."""
+        me = view.public.seats[view.seat - 1]
+        return bool(self.w.strand and rules.dian_si and view.hand[I_FOUR] and not me.opened)
+
+    def _strands(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
+        """点四, not yet opened: a play that leaves only the locked 4s and the 3s (see
+        ``NormalWeights.strand``); a play that opens if it lives is the way out."""
+        rest = minus(hand, p.counts())
+        left = sum(rest)
+        if not left or left != rest[I_THREE] + rest[I_FOUR] or opens_point(p, rules):
+            return 0.0
+        return self.w.strand
 
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
@@ -392,6 +410,7 @@ class NormalPolicy:
         hoard = not urgent and not self._abundant(hand, rules)  # 2s, jokers: 够级 duels
         threes = bool(rules.bie_san and hand[I_THREE])  # else no 憋三 term applies
         opening = self._opening_counts(view, rules)
+        strand = self._may_strand(view, rules)
 
         def cost_of(c: Choice) -> float:
             p = c[1]
@@ -399,6 +418,8 @@ class NormalPolicy:
             if threes:
                 c_ += self._keep_for_threes(p, hand, rules)
                 c_ += self._caught_risk(p, hand, rules, seen)
+            if strand:
+                c_ += self._strands(p, hand, rules)
             if not duel:
                 spend = self._spend_gouji(p, hand, rules)
                 if opening:
