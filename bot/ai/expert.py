@@ -40,7 +40,6 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import EMPTY
@@ -52,7 +51,7 @@ from .base import Policy
 from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
 from .hand import play_of
-from .normal import DEFAULT_NORMAL, NormalPolicy
+from .normal import NormalPolicy
 from .playouts import Batch
 from .search_pool import SearchPool
 from .tracking import deck_of
@@ -84,9 +83,6 @@ LATE_Z = 1.0  # … or these, late in the hand (a third of the deck or less in t
 EXPERT_ENDGAME = EndgameConfig(max_cards=40, budget=20_000)
 
 
-EXPERT_NORMAL = replace(DEFAULT_NORMAL, strand=0.0)
-
-
 class ExpertPolicy:
     """Search on top of ``NormalPolicy``; see the module docstring."""
 
@@ -109,9 +105,7 @@ class ExpertPolicy:
         self.z = z
         self.late_z = min(z, LATE_Z)
         self.endgame = EXPERT_ENDGAME
-        # The expert was measured on this normal (before the 点四 strand guard): its
-        # candidates, fallback and playouts stay what they were until it is measured again.
-        self.normal = NormalPolicy(rules, EXPERT_NORMAL)
+        self.normal = NormalPolicy(rules)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
 
     # -- the contract ----------------------------------------------------------------

@@ -111,8 +111,9 @@ class NormalWeights:
     caught_men: float = 0.0
     # 点四: a play that leaves a seat that has not opened nothing but its locked 4s and its
     # 3s strands it (the 4s are discarded at its deadline; with only 3s it never wins a
-    # trick to lead them: 大落), unless the play opens.
-    strand: float = 40.0
+    # trick to lead them: 大落), unless the play opens. Off: it measured no gain (the
+    # seat is then caught before its 3s as often; docs/ai.md).
+    strand: float = 0.0
     revolt_max_gouji: int = 1
     declare_min_jokers: int = 4  # 明点 only with this many jokers …
     declare_min_big: int = 2  # … of which this many big …

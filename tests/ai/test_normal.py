@@ -311,19 +311,22 @@ def test_answers_an_opponent_that_keeps_the_lead_trick_after_trick() -> None:
     assert decide(state, 2, off, random.Random(1)) == Action(ActionKind.PASS)
 
 
-def test_an_unopened_seat_under_dian_si_keeps_a_card_besides_its_fours_and_threes() -> None:
+def test_the_strand_weight_keeps_a_card_besides_the_locked_fours_and_the_threes() -> None:
     # 青岛 (点四): seat 2 has not opened, so its 44 may not be played and is discarded at its
     # deadline. Answering the 8 with its 9 would leave 443: once the 4s go, a lone 3 never
-    # wins a trick to be led, and the seat ranks 大落 (how most of qingdao's ties ended).
+    # wins a trick to be led, and the seat ranks 大落 (how many of qingdao's ties end). The
+    # weight (off by default: it measured no gain) passes instead.
     hands = ["35566778889TTJJQQKK", "3449", "3567TJQKA", "345677889TJQKA", "3567TJQKA", "3567TJQKA"]
     state = play(table(hands, preset="qingdao"), 1, "8")
     assert any(a.kind is ActionKind.PLAY for a in options(state, 2))
-    choice = decide(state, 2, NormalPolicy(state.rules), random.Random(1))
+    guard = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, strand=40.0))
+    choice = decide(state, 2, guard, random.Random(1))
     assert choice is not None and choice.kind is not ActionKind.PLAY
-    # Without the weight (or where the 4s are free: 比赛 has no 点四) the 9 answers.
-    bare = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, strand=0.0))
-    choice = decide(state, 2, bare, random.Random(1))
+    choice = decide(state, 2, NormalPolicy(state.rules), random.Random(1))
     assert choice is not None and choice.kind is ActionKind.PLAY and fmt(choice.cards or ()) == "9"
+    # Where the 4s are free (比赛 has no 点四) the weight changes nothing.
     free = play(table(hands, preset="match"), 1, "8")
-    choice = decide(free, 2, NormalPolicy(free.rules), random.Random(1))
+    choice = decide(
+        free, 2, NormalPolicy(free.rules, replace(DEFAULT_NORMAL, strand=40.0)), random.Random(1)
+    )
     assert choice is not None and choice.kind is ActionKind.PLAY and fmt(choice.cards or ()) == "9"
