@@ -60,15 +60,18 @@ def burner_lead(plays: list[Choice], hand: Sequence[int]) -> Action:
     return min(plays, key=key)[0]
 
 
-def spends_last_guard(p: Play, hand: Sequence[int], rules: Rules) -> bool:
+def spends_last_guard(p: Play, hand: Sequence[int], rules: Rules, twos: bool = False) -> bool:
     """Under 憋三: whether ``p`` spends the best joker left before the play that goes
-    ahead of the 3s (that play is caught, 闷, if anyone beats it)."""
+    ahead of the 3s (that play is caught, 闷, if anyone beats it); with ``twos``, the last
+    2s of a hand without jokers count as its guard too."""
     if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
         return False
     if hand[I_BIG]:
         return p.big >= hand[I_BIG]
     if hand[I_SMALL]:
         return p.small >= hand[I_SMALL]
+    if twos and hand[I_TWO]:
+        return p.twos + (p.n if p.base == TWOS_BASE else 0) >= hand[I_TWO]
     return False
 
 

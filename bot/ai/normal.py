@@ -108,6 +108,7 @@ class NormalWeights:
     last_big: float = 12.0  # 憋三: keep the last joker for the play before the 3s
     # … where a caught seat ranks 大落 at once (``men_is_last``), both weigh far more:
     last_big_men: float = 40.0
+    guard_twos: bool = False  # … and, with no joker left, the last 2s likewise
     caught_men: float = 0.0
     # 点四: a play that leaves a seat that has not opened nothing but its locked 4s and its
     # 3s strands it (the 4s are discarded at its deadline; with only 3s it never wins a
@@ -256,7 +257,7 @@ class NormalPolicy:
 
     def _keep_for_threes(self, p: Play, hand: Sequence[int], rules: Rules) -> float:
         """Under 憋三 the best card left guards the play before the 3s (else 闷 is likely)."""
-        if not spends_last_guard(p, hand, rules):
+        if not spends_last_guard(p, hand, rules, self.w.guard_twos):
             return 0.0
         return self.w.last_big_men if rules.men_is_last else self.w.last_big
 
