@@ -2,34 +2,37 @@
 clock it moves itself, so burn windows and pauses pass as soon as you have answered.
 
 Input has two distinct forms so a player never plays cards they did not name: ``#N`` (or
-``/N``) picks option N of the list, anything else made of card letters is card notation.
+``/N``) picks option N of the short list shown, anything else made of card letters is card
+notation; commands that are not one card letter are words (``auto`` for 托管). The screen is
+redrawn at each of your decisions to fit the window (``screen.Frame``), with the answer to
+what you typed right above the prompt.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import select
 import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable
 from types import FrameType
 from typing import TextIO, assert_never
 
-from bot.ai import Role
+from bot.ai import Policy, Role, policy_for
+from bot.ai.levels import without_search
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import PRESET_NAMES, PresetName
+from bot.engine.rules import PRESET_NAMES, PresetName, deck_size, make_rules
 from bot.i18n import (
-    bonus_kind,
     error_text,
     has_text,
-    image_label,
-    place_name,
     preset_name,
     t,
-    tribute_kind,
 )
 from bot.i18n.catalogue import Lang
 from bot.present.schema import SettingValue
@@ -51,7 +54,6 @@ from bot.table import (
     PrivateNote,
     PrivateSnapshot,
     Ready,
-    SetAutoplay,
     Start,
     StopMatch,
     TableChanged,
@@ -62,14 +64,38 @@ from bot.table import (
 from bot.table.describe import note_text, notice_text, reply_text
 from bot.table.outputs import Reply, TableSnapshot
 
-from .format import Painter, format_hand, format_table, option_label, sorted_options
+from .format import (
+    Painter,
+    format_hand,
+    format_table,
+    option_label,
+    seat_name,
+    sorted_options,
+    team_line,
+)
+from .results import result_lines
+from .rules import deck_text
+from .screen import CLEAR, Frame, terminal_size
+from .thinking import ThinkingPolicy
 
 ME = Actor("me", "你", is_admin=True)
 ME_EN = Actor("me", "You", is_admin=True)
-MAX_LISTED = 40
+MAX_LISTED = 4  # the short list of plays: the PlayMenu's suggestions, else the cheapest
 # Replies the terminal does not print: "ok", and the count that was "posted in the group"
 # (the terminal prints the answer itself as a notice).
 QUIET_REPLIES = frozenset({"ok", "count_posted"})
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+AUTO_WORDS = frozenset({"auto", "托管"})  # 托管 is a word: a lone t is a card (a 10)
+AUTOPASS_WORDS = frozenset({"autopass", "自动过"})
+HELP_WORDS = frozenset({"h", "?", "help"})
+YES_WORDS = frozenset({"y", "yes", "是"})
+# Single letters that read as a command to a player but as one card to the parser:
+# b (burn) is a big joker, s a small joker, t (托管) a 10. Typed alone, they are asked about.
+LONE_LETTERS = frozenset({"b", "s", "t"})
+# What a person watches being played: a short pause after each, as a table shows them.
+PACED_NOTICES = frozenset({"ev_played", "ev_played_you", "ev_burned", "ev_burned_you"})
+FULL_DECK = 216  # four decks
+PLAY_PAUSE = 0.6  # seconds after each play while you watch (托管, --watch) at a terminal
 
 InputFn = Callable[[str], str]
 PollFn = Callable[[float], str | None]  # a line typed within the timeout, or None
@@ -81,7 +107,6 @@ _SIMPLE_KEYS = {
     "d": ActionKind.DECLARE_POINT,
     "w": ActionKind.WAIVE,
 }
-AUTOPLAY_PAUSE = 0.4  # seconds: the pace of 托管 in the terminal, and the time to type t
 
 
 def stdin_line(timeout: float) -> str | None:
@@ -96,6 +121,22 @@ class Quit(Exception):
     """The player typed q."""
 
 
+def listed_options(priv: PrivateSnapshot) -> list[tuple[Action, str | None]]:
+    """The short list of plays at a decision, with the suggestion's reason where it is one:
+    the PlayMenu's suggestions; tribute returns, low cards first; else the cheapest plays."""
+    if priv.role is Role.RETURN:
+        returns = [a for a in sorted_options(priv.legal) if a.kind is ActionKind.RETURN_TRIBUTE]
+        return [(a, None) for a in returns[:MAX_LISTED]]
+    listed: list[tuple[Action, str | None]] = [
+        (s.action, s.reason.value) for s in priv.menu.suggestions
+    ]
+    if not listed:
+        plays = [a for a in sorted_options(priv.legal) if a.cards]
+        listed = [(a, None) for a in plays[:MAX_LISTED]]
+    # Then what needs no cards (过, 让, 革命, 明点 …), each also a letter of its own.
+    return listed[:MAX_LISTED] + [(a, None) for a in priv.menu.simple]
+
+
 class ConsoleTable:
     def __init__(
         self,
@@ -108,8 +149,11 @@ class ConsoleTable:
         poll_fn: PollFn | None = None,
         out: TextIO | None = None,
         color: bool | None = None,
-        store: Store | None = None,  # where finished hands go (gouji --watch --record)
+        store: Store | None = None,  # where finished hands go (the local file, --record)
         ai_level: str = "normal",
+        policy: Policy | None = None,  # the AI seats' policy (tests); else ``ai_level``'s
+        pace: float | None = None,  # seconds after each play you watch (default: at a tty)
+        screen: bool | None = None,  # redraw the window at each decision (default: at a tty)
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
@@ -122,13 +166,23 @@ class ConsoleTable:
         # Reading ahead is only safe from a person at a terminal, never from piped input.
         self.poll = poll_fn if poll_fn is not None else (stdin_line if input_fn is input else None)
         self.out = out or sys.stdout
-        use_color = color if color is not None else (self.out.isatty() and not watch)
+        tty = self.out.isatty()
+        use_color = color if color is not None else (tty and not watch)
         self.paint = Painter(use_color)
+        self.screen = screen if screen is not None else (tty and not watch)
+        self.pace = pace if pace is not None else (PLAY_PAUSE if tty else 0.0)
         self.clock = FakeClock()
+        self._lock = threading.Lock()  # the thinking sign writes from a timer thread
+        self._status_line = False
+        self.names: tuple[str, ...] = ()
+        self.seed = seed
+        self.ai = policy or policy_for(ai_level)  # the AI seats, and 托管 for your seat
+        thinking = ThinkingPolicy(self.ai, self._thinking, self._thought)
         fixed = seed
         self.manager = TableManager(
             store=store,
             clock=self.clock,
+            policy=thinking,
             seed_source=(lambda: fixed) if fixed is not None else None,
             burn_window_seconds=1,
             declare_window_seconds=1,
@@ -138,32 +192,87 @@ class ConsoleTable:
         self.me = ME if lang == "zh" else ME_EN
         self.manager.subscribe(self._on_out)
         self.pending: list[Out] = []
+        self.fresh: list[str] = []  # messages since the screen was last drawn
         self.shown_keys: set[str] = set()  # notice keys printed since the last command
         self.my_seat: int | None = None
+        self.role: Role | None = None  # your role at the decision being answered
+        self.autopass = False  # pass by itself when 过 is all you may do (off by default)
+        # 托管 is the terminal's own: it plays your seat through the AI policy at your
+        # decisions, so the table stops at each of them and auto takes the seat back at once.
+        self.auto = False
+        self.listed: list[tuple[Action, str | None]] = []
 
+    # -- output ------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        with self._lock:
+            if self._status_line:
+                self.out.write("\r\x1b[K")
+                self._status_line = False
+            print(text, file=self.out, flush=True)
+
+    def _thinking(self, seat: int) -> None:
+        """An AI decision is taking a while: say whose, at once (from the timer thread)."""
+        name = self.names[seat - 1] if len(self.names) >= seat else seat_name(seat, self.lang)
+        text = self.paint.dim(t("console_thinking", self.lang, name=name))
+        with self._lock:
+            if self.screen:  # one status row, rewritten in place, gone with the next line
+                self.out.write("\r\x1b[K" + text)
+                self.out.flush()
+                self._status_line = True
+            else:
+                print(text, file=self.out, flush=True)
+
+    def _thought(self) -> None:
+        with self._lock:
+            if self._status_line:
+                self.out.write("\r\x1b[K")
+                self.out.flush()
+                self._status_line = False
 
     async def _on_out(self, out: Out) -> None:
         self.pending.append(out)
 
-    def _flush(self) -> None:
-        for out in self.pending:
-            match out:
-                case Notice():
-                    self.shown_keys.add(out.key)
-                    self.say(self.paint.seat(out.seat, notice_text(self._personal(out), self.lang)))
-                case HandFinished():
-                    self._print_result(out)
-                case MatchOver(totals=(a, b)):
-                    self.say(self.paint.bold(t("match_over", self.lang, a=a, b=b)))
-                case PrivateNote():
-                    self.say(self.paint.warn(note_text(out, self.lang)))
-                case TableChanged() | HandChanged():
-                    pass  # the terminal redraws on its own turn
-                case _:
-                    assert_never(out)
-        self.pending.clear()
+    def _out_text(self, out: Out) -> str | None:
+        match out:
+            case Notice():
+                self.shown_keys.add(out.key)
+                return self.paint.seat(out.seat, notice_text(self._personal(out), self.lang))
+            case HandFinished():
+                return self._result_text(out)
+            case MatchOver(totals=(a, b)):
+                return self.paint.bold(t("match_over", self.lang, a=a, b=b))
+            case PrivateNote():
+                return self.paint.warn(note_text(out, self.lang))
+            case TableChanged() | HandChanged():
+                return None  # the terminal redraws on its own turn
+            case _:
+                assert_never(out)
+
+    async def _drain(self, stream: bool) -> None:
+        """The table's outputs: kept for the next screen, or (``stream``: while you watch
+        the table play on) printed at once, with a pause after each play."""
+        outs, self.pending = self.pending, []
+        for out in outs:
+            text = self._out_text(out)
+            if text is None:
+                continue
+            if not stream:
+                self.fresh.append(text)
+                continue
+            self.say(text)
+            if isinstance(out, Notice) and out.key in PACED_NOTICES:
+                await self._pause()
+
+    def _show_fresh(self) -> None:
+        for text in self.fresh:
+            self.say(text)
+        self.fresh = []
+
+    def _message(self, text: str) -> None:
+        self.fresh.append(text)
+
+    def _warn(self, key: str, **params: object) -> None:
+        self._message(self.paint.warn(t(key, self.lang, **params)))
 
     def _personal(self, out: Notice) -> Notice:
         """A notice about the player's own seat, in the second person ("You declare ...")."""
@@ -172,44 +281,16 @@ class ConsoleTable:
             return dataclasses.replace(out, key=you)
         return out
 
-    def _print_result(self, out: HandFinished) -> None:
+    def _result_text(self, out: HandFinished) -> str:
         """Places with their points, then each ±1 of 比赛 scoring, so the rows add up."""
-        res = out.result
-        snap = self._snap()
-        self.say(self.paint.bold(t("result_title", self.lang, hand_no=out.hand_no)))
-        for i, seat in enumerate(res.places):
-            points = res.seat_points[seat - 1]
-            place = place_name(i + 1, self.lang)
-            self.say(f"  {place}  {seat}  {snap.name_of(seat)}  {points:+d}")
-        for bonus in res.bonuses:
-            earner, payer = bonus.earner, bonus.payer
-            self.say(
-                f"  {bonus_kind(bonus.kind, self.lang)}: {earner} {snap.name_of(earner)} +1, "
-                f"{payer} {snap.name_of(payer)} -1"
-            )
-        a, b = res.team_scores
-        if res.sweep_team is None:
-            for team, raw, final in (
-                ("1-3-5", res.itemized_scores()[0], a),
-                ("2-4-6", res.itemized_scores()[1], b),
-            ):
-                if raw != final:  # positive_only: the losing team records 0
-                    self.say(
-                        "  " + image_label("winners_only", self.lang, team=team, raw=f"{raw:+d}")
-                    )
-        self.say(f"  135: {a:+d}   246: {b:+d}")
-        for tr in res.tributes:
-            self.say(
-                f"  {tribute_kind(tr.kind, self.lang)}: {tr.giver} → {tr.receiver} ×{tr.count}"
-            )
-        ta, tb = out.totals
-        self.say(f"  Σ 135: {ta:+d}   246: {tb:+d}")
+        return "\n".join(result_lines(out, self._snap(), self.lang, self.paint))
 
     def _snap(self) -> TableSnapshot:
         snap = self.manager.snapshot(self.chat.key)
         assert snap is not None
         return snap
 
+    # -- the match ---------------------------------------------------------------------
     async def setup(self) -> None:
         changes: dict[str, SettingValue] = {
             "preset": self.preset,
@@ -222,71 +303,142 @@ class ConsoleTable:
         self.manager.use_settings(self.chat, settings)
         await self.manager.handle(OpenTable(chat=self.chat, actor=self.me, sit=not self.watching))
         await self.manager.handle(AddBots(chat=self.chat, actor=self.me, count=6))
+        snap = self._snap()
+        self.names = tuple(snap.name_of(s) for s in range(1, 7))
         title = preset_name(self.preset, self.lang)
         self.say(self.paint.bold(f"够级 · {title}"))
+        seat = snap.names.index(self.me.name) + 1 if self.me.name in snap.names else None
+        if seat is not None and not self.watching:
+            self.my_seat = seat
+            self._message(t("console_welcome", self.lang, team=team_line(seat, self.lang)))
+        rules = snap.rules or make_rules(self.preset)
+        if deck_size(rules) < FULL_DECK:
+            self._message(deck_text(rules, self.lang))  # 青岛场: which cards were taken out
+        if self.watching:
+            self._show_fresh()
         await self.manager.handle(Start(chat=self.chat, actor=self.me))
-        self._flush()
+        await self._drain(self._streaming())
+
+    def _streaming(self) -> bool:
+        """Whether the table plays on without you (watching, or 托管): print as it goes."""
+        return self.watching or self.auto
 
     async def run(self) -> int:
         await self.setup()
         try:
             for _ in range(100000):
-                snap = self._snap()
-                if snap.status is TableStatus.FINISHED:
-                    self._flush()
+                if not await self._step():
                     return 0
-                if snap.status is TableStatus.BETWEEN:
-                    self._flush()
-                    if not self.watching:
-                        self.input(t("press_enter_next", self.lang))
-                    await self.manager.handle(NextHand(chat=self.chat, actor=self.me))
-                    self._flush()
-                    continue
-                priv = self.manager.private_snapshot(self.chat.key, self.me.user_id)
-                if priv is not None:
-                    self.my_seat = priv.seat
-                if priv is not None and priv.autoplay and await self._autoplay_poll():
-                    continue
-                if priv is None or priv.role is None or priv.autoplay:
-                    # Nothing for us to decide: let the table's pauses run out.
-                    self.clock.advance(2)
-                    await self.manager.poll_timers()
-                    self._flush()
-                    continue
-                self._flush()
-                await self._prompt(snap, priv)
-                self._flush()
         except (Quit, EOFError, KeyboardInterrupt):
             # q, the end of input and Ctrl-C all end the match the same way.
+            self._show_fresh()
             self.say()
             await self.manager.handle(StopMatch(chat=self.chat, actor=self.me))
-            self._flush()
+            await self._drain(True)
             return 0
         return 1
 
-    async def _autoplay_poll(self) -> bool:
-        """Under 托管 the table plays on by itself; a line typed meanwhile is still read:
-        t takes the seat back, q quits. True when the seat was taken back."""
-        if self.poll is None:
+    async def _step(self) -> bool:
+        """One turn of the loop; False once the match is over."""
+        snap = self._snap()
+        if snap.status is TableStatus.FINISHED:
+            await self._drain(True)
+            self._show_fresh()
             return False
-        line = self.poll(AUTOPLAY_PAUSE)
-        if line is None:
-            return False
-        line = line.strip()
-        if line in ("q", "quit", "exit"):
-            raise Quit
-        if line == "t":
-            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=False))
+        if snap.status is TableStatus.BETWEEN:
+            await self._between()
             return True
-        self.say(self.paint.dim(t("role_auto", self.lang)))
-        return False
+        priv = self.manager.private_snapshot(self.chat.key, self.me.user_id)
+        if priv is None or priv.role is None:
+            # Nothing for us to decide: let the table's pauses run out.
+            self.clock.advance(2)
+            await self.manager.poll_timers()
+            await self._drain(self._streaming())
+            return True
+        self.my_seat = priv.seat
+        if self.auto and await self._autoplay(priv):
+            return True
+        await self._drain(False)
+        if not await self._auto_pass(priv):
+            await self._prompt(snap, priv)
+        return True
 
+    async def _between(self) -> None:
+        """Between hands: Enter deals the next one, q quits, auto takes your seat back."""
+        await self._drain(True)
+        self._show_fresh()
+        if not self.watching:
+            key = "press_enter_next_auto" if self.auto else "press_enter_next"
+            answer = self.input(t(key, self.lang)).strip().lower()
+            if answer in QUIT_WORDS:
+                raise Quit
+            if self.auto and (answer in AUTO_WORDS or answer == "t"):
+                self._set_auto(False)
+                self._show_fresh()
+        await self.manager.handle(NextHand(chat=self.chat, actor=self.me))
+        await self._drain(self._streaming())
+
+    def _set_auto(self, on: bool) -> None:
+        self.auto = on
+        self._message(self.paint.dim(t("autoplay_on" if on else "autoplay_off", self.lang)))
+        if on:
+            self._message(self.paint.dim(t("role_auto", self.lang)))
+
+    async def _autoplay(self, priv: PrivateSnapshot) -> bool:
+        """托管: the AI decides for you, at a person's pace; what you type meanwhile is read
+        (auto takes the seat back at once). False when you have it back."""
+        await self._drain(True)
+        self._show_fresh()
+        await self._pause()
+        if not self.auto:
+            return False
+        rng = random.Random(f"{self.seed}:{priv.version}:{priv.seat}")
+        choice = without_search(self.ai).choose(priv.view, priv.legal, rng)
+        if choice is None or choice not in priv.legal:
+            await self._enter(priv)  # nothing to declare or burn: ready / let the window pass
+        else:
+            await self._act(choice, priv)
+        self._show_fresh()
+        return True
+
+    async def _pause(self) -> None:
+        """A moment while you watch, reading what you type: q quits, auto takes back."""
+        if self.poll is not None:
+            line = self.poll(self.pace)
+            if line is not None:
+                self._typed_meanwhile(line.strip().lower())
+        elif self.pace > 0:
+            time.sleep(self.pace)
+
+    def _typed_meanwhile(self, line: str) -> None:
+        """A line typed while the table plays on: q quits, auto (or t) takes your seat back."""
+        if line in QUIT_WORDS:
+            raise Quit
+        if self.watching or line == "" or not self.auto:
+            return
+        if line in AUTO_WORDS or line == "t":
+            self._set_auto(False)
+            self._show_fresh()
+        else:
+            self.say(self.paint.dim(t("role_auto", self.lang)))
+
+    async def _auto_pass(self, priv: PrivateSnapshot) -> bool:
+        """With autopass on, 过 is sent by itself when it is all you may do."""
+        if not self.autopass or {a.kind for a in priv.legal} != {ActionKind.PASS}:
+            return False
+        self._message(self.paint.dim(t("console_auto_passed", self.lang)))
+        await self._act(Action(ActionKind.PASS), priv)
+        return True
+
+    # -- your decision -----------------------------------------------------------------
     def _help_line(self, priv: PrivateSnapshot) -> str:
         kinds = {a.kind for a in priv.legal}
-        pick = t("hint_pick", self.lang)
+        if kinds == {ActionKind.PASS}:
+            hints = t("hint_only_pass", self.lang)
+            return f"{t(f'role_{priv.role}', self.lang)} {hints}"
+        parts = [t("hint_pick", self.lang)] if self.listed else []
         if kinds & {ActionKind.PLAY, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}:
-            pick += (" " if self.lang == "en" else "") + t("hint_cards", self.lang)
-        parts = [pick]
+            parts.append(t("hint_cards", self.lang))
         keys = (
             (ActionKind.PASS, "hint_pass"),
             (ActionKind.RANG, "hint_rang"),
@@ -302,29 +454,43 @@ class ConsoleTable:
         hints = "; ".join(parts) if self.lang == "en" else "；".join(parts)
         return f"{t(f'role_{priv.role}', self.lang)} {hints}"
 
+    def _asked_again(self, snap: TableSnapshot, priv: PrivateSnapshot) -> bool:
+        """You passed this trick and are asked again: the 对头's final say (RULES §7)."""
+        pub = snap.public
+        rules = snap.rules
+        if pub is None or rules is None or priv.role is not Role.TURN or pub.leading:
+            return False
+        return rules.opposite_final_say and pub.seats[priv.seat - 1].last == "pass"
+
+    def _frame(self, snap: TableSnapshot, priv: PrivateSnapshot) -> Frame:
+        top = [
+            *format_table(snap, self.lang, self.paint, priv.seat).split("\n"),
+            *format_hand(priv, self.lang, self.paint).split("\n"),
+        ]
+        for i, (action, reason) in enumerate(self.listed, start=1):
+            label = option_label(action, self.lang)
+            if reason is not None:
+                label = t(f"suggest_{reason}", self.lang, cards=label)
+            top.append(f"  #{i} {label}")
+        if self._asked_again(snap, priv):
+            top.append(self.paint.warn(t("console_asked_again", self.lang)))
+        return Frame(top, [self.paint.dim(self._help_line(priv))], self.fresh)
+
     async def _prompt(self, snap: TableSnapshot, priv: PrivateSnapshot) -> None:
-        self.say(format_table(snap, self.lang, self.paint))
-        self.say(format_hand(priv, self.lang, self.paint))
-        plays = sorted_options(priv.legal)
-        for i, action in enumerate(plays[:MAX_LISTED], start=1):
-            self.say(f"  #{i:<3}{option_label(action, self.lang)}")
-        if len(plays) > MAX_LISTED:
-            self.say("  " + t("more_options", self.lang, n=len(plays) - MAX_LISTED))
-        self.say(self.paint.dim(self._help_line(priv)))
+        self.listed = listed_options(priv)
+        self.role = priv.role
+        frame = self._frame(snap, priv)
+        self.fresh = []
+        cols, rows = terminal_size() if self.screen else (10**4, 10**6)
+        if self.screen:
+            self.out.write(CLEAR)
+        for line in frame.lines(cols, rows):
+            self.say(line)
         line = self.input("> ").strip()
-        await self._command(line, priv, plays, snap)
+        await self._command(line, priv, snap)
 
-    def _warn(self, key: str, **params: object) -> None:
-        self.say(self.paint.warn(t(key, self.lang, **params)))
-
-    async def _command(
-        self,
-        line: str,
-        priv: PrivateSnapshot,
-        plays: Sequence[Action],
-        snap: TableSnapshot | None = None,
-    ) -> None:
-        if await self._meta_command(line, priv):
+    async def _command(self, line: str, priv: PrivateSnapshot, snap: TableSnapshot) -> None:
+        if await self._meta_command(line, priv, snap):
             return
         kinds = {a.kind for a in priv.legal}
         if await self._key_command(line, priv, kinds, snap):
@@ -333,35 +499,39 @@ class ConsoleTable:
             await self._enter(priv)
             return
         if line[0] in "#/":
-            await self._pick(line[1:].strip(), priv, plays)
+            await self._pick(line[1:].strip(), priv)
             return
-        if line.lower() in ("b", "s"):
-            # A lone b reads as "burn" to a player but as a big joker to the parser.
-            self._warn("lone_letter", letter=line)
+        if line.lower() in LONE_LETTERS:
+            await self._lone_letter(line, priv, kinds)
             return
         await self._cards(line, priv, kinds)
 
-    async def _meta_command(self, line: str, priv: PrivateSnapshot) -> bool:
-        """Quit, help, autoplay and asking a count; True when ``line`` was one of them."""
-        if line in ("q", "quit", "exit"):
+    async def _meta_command(self, line: str, priv: PrivateSnapshot, snap: TableSnapshot) -> bool:
+        """Quit, help, rules, 托管, autopass and asking a count; True when ``line`` was one."""
+        word = line.lower()
+        if word in QUIT_WORDS:
             raise Quit
-        if line in ("h", "?", "help"):
-            self.say(t("console_help", self.lang))
-            return True
-        if line == "t":
-            await self._reply(SetAutoplay(chat=self.chat, actor=self.me, on=not priv.autoplay))
-            if not priv.autoplay:
-                self.say(self.paint.dim(t("role_auto", self.lang)))
-            return True
-        if line.startswith("c"):
+        if word in HELP_WORDS:
+            self._message(t("console_help", self.lang))
+        elif word == "rules":
+            from .rules import rules_text
+
+            self._message(rules_text(snap, self.lang))
+        elif word in AUTO_WORDS:
+            self._set_auto(not self.auto)
+        elif word in AUTOPASS_WORDS:
+            self.autopass = not self.autopass
+            self._warn("console_autopass_on" if self.autopass else "console_autopass_off")
+        elif word.startswith("c") and not word.startswith("chong"):
             try:
                 target = int(line[1:].strip())
             except ValueError:
-                self.say(self.paint.warn(t("bad_target", self.lang)))
+                self._warn("bad_target")
                 return True
             await self._reply(AskCount(chat=self.chat, actor=self.me, target=target))
-            return True
-        return False
+        else:
+            return False
+        return True
 
     async def _key_command(
         self,
@@ -392,6 +562,9 @@ class ConsoleTable:
         elif priv.role is Role.BURN:
             self.clock.advance(2)  # decline: let the window pass
             await self.manager.poll_timers()
+            await self._drain(False)
+        else:
+            self._warn("console_enter_turn")
 
     async def _hui(
         self,
@@ -433,11 +606,24 @@ class ConsoleTable:
             return True
         return False
 
-    async def _pick(self, number: str, priv: PrivateSnapshot, plays: Sequence[Action]) -> None:
-        if number.isdigit() and 1 <= int(number) <= len(plays):
-            await self._act(plays[int(number) - 1], priv)
+    async def _pick(self, number: str, priv: PrivateSnapshot) -> None:
+        """``#N``: only a number on the list shown is an option (the rest are not offered)."""
+        if number.isdigit() and 1 <= int(number) <= len(self.listed):
+            await self._act(self.listed[int(number) - 1][0], priv)
+        elif self.listed:
+            self._warn("bad_choice", n=len(self.listed))
         else:
-            self._warn("bad_choice")
+            self._warn("bad_choice_none")
+
+    async def _lone_letter(
+        self, letter: str, priv: PrivateSnapshot, kinds: set[ActionKind]
+    ) -> None:
+        """b, s or t alone: a command to a player, one card to the parser. Ask which."""
+        answer = self.input(t("lone_letter", self.lang, letter=letter, card=letter.upper()))
+        if answer.strip().lower() in YES_WORDS:
+            await self._cards(letter, priv, kinds)
+        else:
+            self._warn("lone_letter_kept")
 
     async def _cards(self, line: str, priv: PrivateSnapshot, kinds: set[ActionKind]) -> None:
         burn = line.lower().startswith("b ")
@@ -449,8 +635,10 @@ class ConsoleTable:
             if text.isdigit() and char in "01":
                 # "1", "12": a menu number typed without its #.
                 self._warn("number_not_cards", text=text, char=char)
+            elif len(text) > 1 and text.isalpha() and text.isascii():
+                self._warn("unknown_input", text=text)  # "hello": a word, not cards
             else:
-                self.say(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
+                self._message(self.paint.warn(error_text(err.code.value, err.params, self.lang)))
             return
         if priv.role is Role.RETURN:
             await self._act(Action(ActionKind.RETURN_TRIBUTE, cards), priv)
@@ -466,11 +654,15 @@ class ConsoleTable:
     async def _reply(self, cmd: object) -> None:
         self.shown_keys.clear()
         reply: Reply = await self.manager.handle(cmd)  # type: ignore[arg-type]
-        self._flush()  # the table's own notices first (the reply may repeat one of them)
+        await self._drain(self._streaming())  # the table's notices first (the reply may repeat one)
         if not reply.ok:
-            self.say(self.paint.warn(reply_text(reply, self.lang)))
+            if reply.key == "wait_declarations" and self.role is Role.PRE_PLAY:
+                # The table waits for you: say what to press, not "wait".
+                self._warn("console_pre_play_enter")
+            else:
+                self._message(self.paint.warn(reply_text(reply, self.lang)))
         elif reply.key not in QUIET_REPLIES and reply.key not in self.shown_keys:
-            self.say(self.paint.dim(reply_text(reply, self.lang)))
+            self._message(self.paint.dim(reply_text(reply, self.lang)))
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
