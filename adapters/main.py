@@ -82,10 +82,18 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
 
 
 def console(args: argparse.Namespace) -> int:
+    from bot.store.db import default_db_path
+
     from .console import ConsoleTable, play
 
     table = ConsoleTable(
-        preset=args.preset, seed=args.seed, lang=args.lang, hands=args.hands, ai_level=args.ai
+        preset=args.preset,
+        seed=args.seed,
+        lang=args.lang,
+        hands=args.hands,
+        ai_level=args.ai,
+        # Finished hands go to the bots' file (group console:local), for gouji export.
+        db_path=None if args.no_save else default_db_path(),
     )
     return play(table)
 

@@ -154,6 +154,7 @@ class ConsoleTable:
         policy: Policy | None = None,  # the AI seats' policy (tests); else ``ai_level``'s
         pace: float | None = None,  # seconds after each play you watch (default: at a tty)
         screen: bool | None = None,  # redraw the window at each decision (default: at a tty)
+        db_path: str | None = None,  # keep finished hands in this SQLite file (gouji export)
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
@@ -179,8 +180,10 @@ class ConsoleTable:
         self.ai = policy or policy_for(ai_level)  # the AI seats, and 托管 for your seat
         thinking = ThinkingPolicy(self.ai, self._thinking, self._thought)
         fixed = seed
+        self.db_path = db_path
+        self._own_store = Store(db_path) if db_path is not None and store is None else None
         self.manager = TableManager(
-            store=store,
+            store=store or self._own_store,
             clock=self.clock,
             policy=thinking,
             seed_source=(lambda: fixed) if fixed is not None else None,
@@ -324,6 +327,13 @@ class ConsoleTable:
         return self.watching or self.auto
 
     async def run(self) -> int:
+        await self._open_store()
+        try:
+            return await self._run()
+        finally:
+            await self._close_store()
+
+    async def _run(self) -> int:
         await self.setup()
         try:
             for _ in range(100000):
@@ -337,6 +347,47 @@ class ConsoleTable:
             await self._drain(True)
             return 0
         return 1
+
+    async def _open_store(self) -> None:
+        """The local file of finished hands; a table a killed session left open there is
+        ended first. If the file cannot be opened the match is played unsaved."""
+        store = self._own_store
+        if store is None:
+            return
+        try:
+            await store.open()
+        except Exception as err:  # a directory, a read-only place, not a database
+            self.say(
+                self.paint.warn(t("console_store_failed", self.lang, path=self.db_path, error=err))
+            )
+            self.manager.store = None
+            self._own_store = None
+            return
+        left = await self.manager.current(self.chat)
+        if left is not None and left.status is not TableStatus.FINISHED:
+            await self.manager.handle(StopMatch(chat=self.chat, actor=self.me))
+        self.pending.clear()
+
+    async def _close_store(self) -> None:
+        store = self._own_store
+        if store is None:
+            return
+        try:
+            recent = await store.recent_hands(self.chat.group_key, 1)
+            if recent:
+                self.say(
+                    self.paint.dim(
+                        t(
+                            "console_store",
+                            self.lang,
+                            path=self.db_path,
+                            group=self.chat.group_key,
+                            hand=recent[0][0],
+                        )
+                    )
+                )
+        finally:
+            await store.close()
 
     async def _step(self) -> bool:
         """One turn of the loop; False once the match is over."""
@@ -559,7 +610,7 @@ class ConsoleTable:
         """An empty line: ready before the first play, or let a burn window pass."""
         if priv.role is Role.PRE_PLAY:
             await self._reply(Ready(chat=self.chat, actor=self.me))
-        elif priv.role is Role.BURN:
+        elif priv.role is Role.BURN or {a.kind for a in priv.legal} <= {ActionKind.BURN}:
             self.clock.advance(2)  # decline: let the window pass
             await self.manager.poll_timers()
             await self._drain(False)

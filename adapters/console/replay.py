@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.engine.cards import fmt
 from bot.engine.replay import scenario_error_line
 from bot.engine.rules import PresetName
 from bot.engine.scenario import ScenarioError, decode
@@ -23,9 +22,11 @@ from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, FrameKind, frames
 from bot.records.summary import event_line, frame_caption, seat_label
 from bot.store import Store
+from bot.store.db import is_postgres_url
 from bot.table import ChatRef
 
-from .format import Painter, last_play_text, seat_marks
+from .format import Painter, grouped, last_play_text, seat_marks
+from .screen import pad
 
 InputFn = Callable[[str], str]
 NO_NAMES: tuple[str, ...] = ("",) * 6
@@ -46,10 +47,11 @@ def frame_text(
     for sp in pub.seats:
         marks = seat_marks(sp, lang, burning=False)
         last = last_play_text(sp.last, lang)
-        hand = fmt(st.hands[sp.seat - 1]) or t("rp_hand_empty", lang)
+        hand = grouped(st.hands[sp.seat - 1]) or t("rp_hand_empty", lang)
         turn = "▶" if pub.to_act == sp.seat and frame.kind is FrameKind.START else " "
-        head = f"{turn} {seat_label(names, sp.seat)} {' '.join(marks)}".rstrip()
-        lines.append(paint.seat(sp.seat, f"{head:<16} {last:<14} {t('rp_hand_of', lang)}: {hand}"))
+        head = f"{turn} {seat_label(names, sp.seat, lang)} {' '.join(marks)}".rstrip()
+        row = f"{pad(head, 16)} {pad(last, 14)} {t('rp_hand_of', lang)}: {hand}"
+        lines.append(paint.seat(sp.seat, row))
     return "\n".join(lines)
 
 
@@ -82,19 +84,28 @@ def step_through(
         if input_fn is None:
             i += 1
             continue
+        i = _move(i, len(shown), input_fn, lang, out, paint)
+    return 0
+
+
+def _move(i: int, count: int, input_fn: InputFn, lang: Lang, out: TextIO, paint: Painter) -> int:
+    """The step to show next: Enter or n the next one, p the one before, a number that
+    step, q (or the end of input) none (-1). Anything else is answered, not taken as
+    "next"."""
+    while True:
         try:
             answer = input_fn(t("rp_prompt", lang)).strip().lower()
         except EOFError:
-            return 0
+            return -1
         if answer in ("q", "quit", "exit"):
-            return 0
+            return -1
+        if answer in ("", "n"):
+            return i + 1
         if answer == "p":
-            i = max(0, i - 1)
-        elif answer.isdigit():
-            i = min(int(answer), len(shown) - 1)
-        else:
-            i += 1
-    return 0
+            return max(0, i - 1)
+        if answer.isdigit():
+            return min(int(answer), count - 1)
+        print(paint.warn(t("rp_unknown", lang, text=answer)), file=out)
 
 
 def replay_main(
@@ -129,6 +140,28 @@ def scenario_json(scenario: dict[str, Any]) -> str:
     return json.dumps(scenario, ensure_ascii=False, indent=1) + "\n"
 
 
+def db_problem(db: str) -> str | None:
+    """Why ``db`` cannot be exported from, if it cannot: opening a SQLite file that is not
+    there would create an empty database (a typo would leave one behind)."""
+    if is_postgres_url(db):
+        return None
+    path = Path(db)
+    if not path.exists():
+        return f"no such database file: {db}"
+    if not path.is_file():
+        return f"{db} is not a file"
+    return None
+
+
+async def _stored_hands(db: str, group: str, number: int, limit: int) -> list[tuple[int, Any]]:
+    store = Store(db)
+    await store.open()
+    try:
+        return await store.hands_from(group, number, limit)
+    finally:
+        await store.close()
+
+
 async def export_main(
     db: str,
     group: str,
@@ -141,12 +174,15 @@ async def export_main(
     """``gouji export``: write hand ``number`` of ``group`` (and, with ``match``, the later
     hands of its match) as a scenario file."""
     out = out or sys.stdout
-    store = Store(db)
-    await store.open()
+    problem = db_problem(db)
+    if problem is not None:
+        print(f"gouji: {problem}", file=sys.stderr)
+        return 2
     try:
-        rows = await store.hands_from(group, number, 1000 if match else 1)
-    finally:
-        await store.close()
+        rows = await _stored_hands(db, group, number, 1000 if match else 1)
+    except Exception as err:  # not a database, or one this version cannot read: one line
+        print(f"gouji: cannot read {db}: {err}", file=sys.stderr)
+        return 1
     if not rows:
         print(t("rec_no_such_hand", lang, number=number), file=sys.stderr)
         return 1

@@ -30,43 +30,62 @@ def is_lead(state: HandState) -> bool:
     return state.top_play is None or state.lead_pending
 
 
-def burn_error(state: HandState, seat: int) -> ErrorCode | None:
-    """Why the seat may not burn now (None if it may, given cards that beat the top)."""
+# A refusal with the reason it was refused: the code, and a reason key that says why
+# (``burn_not_allowed`` + ``lead``: "you lead: nothing to burn") where one code covers
+# several cases; the texts map ``<code>.<reason>`` (bot.i18n.error_text).
+Refusal = tuple[ErrorCode, str | None]
+
+
+def burn_refusal(state: HandState, seat: int) -> Refusal | None:
+    """Why the seat may not burn now, with the reason (None if it may, given cards that
+    beat the top)."""
     top_seat = state.top_seat
-    if (
-        state.top_play is None
-        or top_seat is None
-        or not state.top_gouji
-        or state.free_play
-        or seat in (top_seat, opp(top_seat))
-    ):
-        return ErrorCode.BURN_NOT_ALLOWED
+    if state.top_play is None or top_seat is None:
+        return ErrorCode.BURN_NOT_ALLOWED, "lead"
+    if state.free_play:
+        return ErrorCode.BURN_NOT_ALLOWED, "free_play"
+    if not state.top_gouji:
+        return ErrorCode.BURN_NOT_ALLOWED, "not_gouji"
+    if seat == top_seat:
+        return ErrorCode.BURN_NOT_ALLOWED, "own_play"
+    if seat == opp(top_seat):
+        return ErrorCode.BURN_NOT_ALLOWED, "opposite"
     if seat in state.locked:
-        return ErrorCode.PASSED_THIS_TRICK
+        return ErrorCode.PASSED_THIS_TRICK, None
     if seat not in state.window:
-        return ErrorCode.BURN_NOT_ALLOWED
+        leading = state.lead_pending and state.to_act == seat
+        return ErrorCode.BURN_NOT_ALLOWED, "lead" if leading else "window_closed"
     h = state.hands[seat - 1]
     distinct = sum(1 for i in range(12) if h[i])
     if distinct - (h[I_SMALL] + h[I_BIG]) > state.rules.burn_limit:
-        return ErrorCode.BURN_FORMULA
+        return ErrorCode.BURN_FORMULA, None
     if state.rules.burn_requires_kaidian and seat not in state.opened:
-        return ErrorCode.BURN_NEEDS_KAIDIAN
+        return ErrorCode.BURN_NEEDS_KAIDIAN, None
     return None
 
 
-def rang_error(state: HandState, seat: int) -> ErrorCode | None:
-    if (
-        not state.rules.rang
-        or state.free_play
-        or state.top_seat is None
-        or state.lead_pending
-        or state.top_gouji
-        or state.top_seat != opp(seat)
-        or state.rang_by is not None
-    ):
-        return ErrorCode.RANG_NOT_ALLOWED
+def burn_error(state: HandState, seat: int) -> ErrorCode | None:
+    """Why the seat may not burn now (None if it may, given cards that beat the top)."""
+    refusal = burn_refusal(state, seat)
+    return None if refusal is None else refusal[0]
+
+
+def rang_refusal(state: HandState, seat: int) -> Refusal | None:
+    """Why the seat may not 让 now, with the reason."""
+    if not state.rules.rang:
+        return ErrorCode.RANG_NOT_ALLOWED, "off"
+    if state.free_play:
+        return ErrorCode.RANG_NOT_ALLOWED, "free_play"
+    if state.top_seat is None or state.lead_pending:
+        return ErrorCode.RANG_NOT_ALLOWED, "lead"
+    if state.top_gouji:
+        return ErrorCode.RANG_NOT_ALLOWED, "gouji"
+    if state.top_seat != opp(seat):
+        return ErrorCode.RANG_NOT_ALLOWED, "not_opposite"
+    if state.rang_by is not None:
+        return ErrorCode.RANG_NOT_ALLOWED, "once"
     if state.to_act != seat:
-        return turn_error(state, seat)
+        return turn_error(state, seat), None
     before: list[int] = []
     s = up(seat)
     while len(before) < 2 and s != seat:
@@ -74,8 +93,13 @@ def rang_error(state: HandState, seat: int) -> ErrorCode | None:
             before.append(s)
         s = up(s)
     if len(before) < 2 or any(b not in state.passed_since_top for b in before):
-        return ErrorCode.RANG_NOT_ALLOWED
+        return ErrorCode.RANG_NOT_ALLOWED, "not_passed"
     return None
+
+
+def rang_error(state: HandState, seat: int) -> ErrorCode | None:
+    refusal = rang_refusal(state, seat)
+    return None if refusal is None else refusal[0]
 
 
 def revolt_error(state: HandState, seat: int) -> ErrorCode | None:

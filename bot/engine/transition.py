@@ -41,10 +41,10 @@ from .events import (
 from .movegen import Constraints, FoursMode, gen_leads
 from .plays import Play, beats, is_gouji, opens_point
 from .queries import (
-    burn_error,
+    burn_refusal,
     declare_error,
     hui_error,
-    rang_error,
+    rang_refusal,
     revolt_blocker,
     revolt_error,
     turn_error,
@@ -518,9 +518,10 @@ class Transition:
         self.place(s, p, burn=False)
 
     def do_burn(self, s: int, p: Play) -> None:
-        err = burn_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
+        refused = burn_refusal(self.view(), s)
+        if refused is not None:
+            code, reason = refused
+            raise IllegalAction(code, **({"reason": reason} if reason else {}))
         self.lead_checks(s, p, lead=False)
         self.strength_check(p)
         self.place(s, p, burn=True)
@@ -661,9 +662,10 @@ class Transition:
         self.advance(s)
 
     def do_rang(self, s: int) -> None:
-        err = rang_error(self.view(), s)
-        if err is not None:
-            raise IllegalAction(err)
+        refused = rang_refusal(self.view(), s)
+        if refused is not None:
+            code, reason = refused
+            raise IllegalAction(code, **({"reason": reason} if reason else {}))
         self.window = set()
         self.rang_by = s
         self.trick_marks[s - 1] = Mark.RANG

@@ -16,13 +16,17 @@ def error_text(code: str, params: dict[str, Any] | None = None, lang: Lang = "zh
     """The refusal text for an engine or manager error code.
 
     A refusal that carries a reason parameter may have a more specific text keyed
-    ``<code>.<param>`` (``revolt_not_allowed.card``: "You hold a 2, so ...").
+    ``<code>.<param>`` (``revolt_not_allowed.card``: "You hold a 2, so ..."), or, for
+    the parameter ``reason``, keyed by its value (``rang_not_allowed.lead``).
     """
     params = dict(params or {})
     # A card given in notation also comes as its name ("B" -> "a big joker": context card).
     card = params.get("card")
     if isinstance(card, str) and find(card, lang, "card") is not None:
         params["card_name"] = text(card, lang, "card")
+    reason = params.get("reason")  # one code, several cases: the reason says which
+    if isinstance(reason, str) and find(f"{code}.{reason}", lang, "error") is not None:
+        return text(f"{code}.{reason}", lang, "error", params)
     for name in sorted(params):
         if find(f"{code}.{name}", lang, "error") is not None:
             return text(f"{code}.{name}", lang, "error", params)

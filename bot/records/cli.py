@@ -29,9 +29,16 @@ def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
     rv.add_argument("--deals", type=int, default=None, help="deals per decision (default 36)")
     rv.add_argument("--hand", type=int, default=1, help="which hand of a match file (default 1)")
     rv.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
-    ex = sub.add_parser("export", help="write a stored hand as a scenario file (RULES.md §15)")
-    ex.add_argument("--db", required=True, help="the bot's SQLite file")
-    ex.add_argument("--group", required=True, help="group key, e.g. tg:-1001234")
+    ex = sub.add_parser(
+        "export", help="write a stored hand as a scenario file (docs/rules.md §15)"
+    )
+    ex.add_argument("--db", required=True, help="the bot's SQLite file (or postgresql:// URL)")
+    ex.add_argument(
+        "--group",
+        required=True,
+        help="group key: tg:<Telegram chat id, e.g. -1001234>, dc:<Discord server id>, or "
+        "console:local for the terminal (docs/records.md says how to find them)",
+    )
     ex.add_argument("--hand", type=int, required=True, help="the hand's number in the group")
     ex.add_argument("--match", action="store_true", help="add the later hands of its match")
     ex.add_argument("--out", default=None, help="file to write (default: standard output)")

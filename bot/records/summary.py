@@ -17,10 +17,13 @@ from .replay import Replayed
 from .steps import Frame, FrameKind
 
 
-def seat_label(names: Sequence[str], seat: int) -> str:
-    """``3 名字``; just ``#3`` when the seat's name is not known."""
+def seat_label(names: Sequence[str], seat: int, lang: Lang = "zh") -> str:
+    """``3 名字``; "3 号" / "seat 3" when the seat's name is not known (never ``#3``: at
+    the terminal that is option 3)."""
     name = names[seat - 1] if 1 <= seat <= len(names) else ""
-    return f"{seat} {name}" if name and name != f"#{seat}" else f"#{seat}"
+    if name and name != f"#{seat}":
+        return f"{seat} {name}"
+    return t("seat_label", lang, seat=seat)
 
 
 def event_line(e: Event, names: Sequence[str], lang: Lang = "zh") -> str | None:
@@ -31,7 +34,7 @@ def event_line(e: Event, names: Sequence[str], lang: Lang = "zh") -> str | None:
     params: dict[str, Any] = e.params()
     if e.seat is not None:
         params["seat"] = e.seat
-        params["name"] = seat_label(names, e.seat)
+        params["name"] = seat_label(names, e.seat, lang)
     return t(key, lang, **params)
 
 
@@ -71,14 +74,14 @@ def frame_caption(frame: Frame, names: Sequence[str], lang: Lang = "zh") -> str:
     """What a step-through frame shows, in one line."""
     st = frame.state
     if frame.kind is FrameKind.START:
-        return t("rp_start", lang, name=seat_label(names, st.to_act or st.leader))
+        return t("rp_start", lang, name=seat_label(names, st.to_act or st.leader, lang))
     if frame.kind is FrameKind.TRICK:
-        who = seat_label(names, frame.winner or 0)
+        who = seat_label(names, frame.winner or 0, lang)
         return t("rp_trick", lang, n=frame.trick, name=who, cards=frame.cards)
     if st.result is not None and st.result.voided:
         return t("rp_voided", lang)
     places = [
-        f"{place_name(i + 1, lang)} {seat_label(names, s)}"
+        f"{place_name(i + 1, lang)} {seat_label(names, s, lang)}"
         for i, s in enumerate(st.result.places if st.result else ())
     ]
     return t("rp_end", lang) + " " + " · ".join(places)

@@ -287,7 +287,7 @@ async def test_terminal_result_itemizes_competition_points() -> None:
 async def test_a_revolter_is_offered_chongdian_and_x_takes_it() -> None:
     # Seed 208 under 大众场 (chongdian on): you may revolt; after it, x chooses 冲点.
     text = await _run(["v", "x", "q"], preset="dazhong", seed=208)
-    before_revolt, after_revolt = text.split("You declare a revolution!", 1)
+    _, after_revolt = text.split("You declare a revolution!", 1)
     helps = [ln for ln in text.splitlines() if ln.startswith("Before the first play")]
     assert "x charge (冲点)" not in helps[0]  # offered only to a revolter
     assert "x charge (冲点)" in helps[-1]

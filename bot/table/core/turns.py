@@ -63,7 +63,12 @@ def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:
     if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
         return Reply.no("stale")
     if action.kind in DECLARE_ONLY and not t.declare_open:
-        return Reply.no("declare_closed")
+        if t.run.state.started:
+            return Reply.no("declare_closed")
+        # Before the first play the engine says why (革命: the card that forbids it);
+        # if it would allow it, only the declaration pause is over.
+        apply(t.run.state, seat, action)
+        return Reply.no("declare_pause_over")
     if action.kind is ActionKind.DECLARE_POINT and action.pre:
         return Reply.no("declare_not_allowed")
     if t.declare_open and not t.run.state.started and action.kind in TURN_ACTIONS:
