@@ -158,39 +158,22 @@ class ConsoleTable:
     ) -> None:
         if preset not in PRESET_NAMES:
             raise ValueError(preset)
-        self.preset = preset
-        self.ai_level = ai_level
-        self.lang = lang
-        self.hands = hands
-        self.watching = watch
+        self.preset, self.ai_level, self.lang = preset, ai_level, lang
+        self.hands, self.watching = hands, watch
         self.input = input_fn
         # Reading ahead is only safe from a person at a terminal, never from piped input.
         self.poll = poll_fn if poll_fn is not None else (stdin_line if input_fn is input else None)
         self.out = out or sys.stdout
-        tty = self.out.isatty()
-        use_color = color if color is not None else (tty and not watch)
-        self.paint = Painter(use_color)
-        self.screen = screen if screen is not None else (tty and not watch)
-        self.pace = pace if pace is not None else (PLAY_PAUSE if tty else 0.0)
+        self._terminal(color, screen, pace)
         self.clock = FakeClock()
         self._lock = threading.Lock()  # the thinking sign writes from a timer thread
         self._status_line = False
-        self.names: tuple[str, ...] = ()
+        self.names: tuple[str, ...] = ()  # the seats' names, for the thinking sign
         self.seed = seed
         self.ai = policy or policy_for(ai_level)  # the AI seats, and 托管 for your seat
-        thinking = ThinkingPolicy(self.ai, self._thinking, self._thought)
-        fixed = seed
         self.db_path = db_path
         self._own_store = Store(db_path) if db_path is not None and store is None else None
-        self.manager = TableManager(
-            store=store or self._own_store,
-            clock=self.clock,
-            policy=thinking,
-            seed_source=(lambda: fixed) if fixed is not None else None,
-            burn_window_seconds=1,
-            declare_window_seconds=1,
-            between_hands_seconds=1,
-        )
+        self.manager = self._manager(store or self._own_store)
         self.chat = ChatRef("console", "local")
         self.me = ME if lang == "zh" else ME_EN
         self.manager.subscribe(self._on_out)
@@ -204,6 +187,28 @@ class ConsoleTable:
         # decisions, so the table stops at each of them and auto takes the seat back at once.
         self.auto = False
         self.listed: list[tuple[Action, str | None]] = []
+
+    def _terminal(self, color: bool | None, screen: bool | None, pace: float | None) -> None:
+        """Colours, the redrawn screen and the pace of plays: a person's terminal has them
+        (unless watching: a watched hand scrolls), a pipe or a file does not."""
+        tty = self.out.isatty()
+        self.paint = Painter(color if color is not None else (tty and not self.watching))
+        self.screen = screen if screen is not None else (tty and not self.watching)
+        self.pace = pace if pace is not None else (PLAY_PAUSE if tty else 0.0)
+
+    def _manager(self, store: Store | None) -> TableManager:
+        """The table manager on a clock the terminal moves itself, its AI seats' policy
+        wrapped to say when a decision takes a while."""
+        fixed = self.seed
+        return TableManager(
+            store=store,
+            clock=self.clock,
+            policy=ThinkingPolicy(self.ai, self._thinking, self._thought),
+            seed_source=(lambda: fixed) if fixed is not None else None,
+            burn_window_seconds=1,
+            declare_window_seconds=1,
+            between_hands_seconds=1,
+        )
 
     # -- output ------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
