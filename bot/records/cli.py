@@ -29,9 +29,7 @@ def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
     rv.add_argument("--deals", type=int, default=None, help="deals per decision (default 36)")
     rv.add_argument("--hand", type=int, default=1, help="which hand of a match file (default 1)")
     rv.add_argument("--lang", choices=("zh", "en"), default=None, dest="rec_lang")
-    ex = sub.add_parser(
-        "export", help="write a stored hand as a scenario file (docs/rules.md §15)"
-    )
+    ex = sub.add_parser("export", help="write a stored hand as a scenario file (docs/rules.md §15)")
     ex.add_argument("--db", required=True, help="the bot's SQLite file (or postgresql:// URL)")
     ex.add_argument(
         "--group",
