@@ -11,8 +11,10 @@ chat spends from one ``RateBudget``:
   messages (a 报户 answer must not wait behind table edits);
 * the recent call times go to a ``BudgetMemory`` after each call and come back from it
   the first time a chat is used, so a restarted process does not start with an empty
-  window. The memory is pluggable and knows nothing of the budget's rules: today it is
-  the table's adapter meta, later it can be a row next to an outbox.
+  window — with which of them were edits (a caller paces its edits by the other calls:
+  adapters/telegram/sender.py), so that survives a restart or another process sending
+  too. The memory is pluggable and knows nothing of the budget's rules: today it is the
+  table's adapter meta, later it can be a row next to an outbox.
 
 Times inside the budget come from the injected clock (monotonic, or fake in tests);
 the memory stores wall-clock seconds, which survive a restart.
@@ -20,8 +22,9 @@ the memory stores wall-clock seconds, which survive a restart.
 
 from __future__ import annotations
 
+import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple, Protocol
 
@@ -31,11 +34,16 @@ SWEEP_AT = 1024  # chats held before the first sweep of empty windows
 
 
 class BudgetMemory(Protocol):
-    """Where a chat's recent call times (wall-clock seconds) outlive the process."""
+    """Where a chat's recent call times (wall-clock seconds) outlive the process: every
+    call's, and the edits' among them."""
 
     def load(self, chat: Hashable) -> Sequence[float]: ...
 
-    async def save(self, chat: Hashable, times: Sequence[float]) -> None: ...
+    def load_edits(self, chat: Hashable) -> Sequence[float]: ...
+
+    async def save(
+        self, chat: Hashable, times: Sequence[float], edits: Sequence[float]
+    ) -> None: ...
 
 
 class NoMemory:
@@ -44,13 +52,17 @@ class NoMemory:
     def load(self, chat: Hashable) -> Sequence[float]:
         return ()
 
-    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+    def load_edits(self, chat: Hashable) -> Sequence[float]:
+        return ()
+
+    async def save(self, chat: Hashable, times: Sequence[float], edits: Sequence[float]) -> None:
         return None
 
 
 class _Call(NamedTuple):
     at: float  # clock time (monotonic in production)
     wall: float  # wall-clock seconds, rounded: what the memory stores, the same every time
+    edit: bool = False  # an edit of a message already there (a coalesced table edit)
 
 
 class RateBudget:
@@ -76,13 +88,25 @@ class RateBudget:
         sent = self._sent.get(chat)
         if sent is None:
             # First use in this process: what the previous one spent still counts.
-            now, wall = self.clock.now(), self.wall()
-            recalled = sorted(_Call(now - (wall - w), w) for w in self.memory.load(chat))
+            recalled = self._recalled(chat)
+            now = self.clock.now()
             sent = self._sent[chat] = deque(c for c in recalled if c.at > now - self.window)
         cutoff = self.clock.now() - self.window
         while sent and sent[0].at <= cutoff:
             sent.popleft()
         return sent
+
+    def _recalled(self, chat: Hashable) -> list[_Call]:
+        """The calls the memory holds for ``chat``, on this budget's clock, each an edit
+        if its time is among the stored edits' (matched as multisets)."""
+        now, wall = self.clock.now(), self.wall()
+        edits = Counter(self.memory.load_edits(chat))
+        calls = []
+        for w in sorted(self.memory.load(chat)):
+            edit = edits[w] > 0
+            edits[w] -= edit
+            calls.append(_Call(now - (wall - w), w, edit))
+        return calls
 
     def recall(self, chat: Hashable) -> None:
         """Forget what this process counted for ``chat`` and reload the window from the
@@ -99,6 +123,14 @@ class RateBudget:
     def used(self, chat: Hashable) -> int:
         """Calls made in the last ``window`` seconds."""
         return len(self._times(chat))
+
+    def edits(self, chat: Hashable) -> int:
+        """Edits among the calls made in the last ``window`` seconds (whoever made them)."""
+        return sum(call.edit for call in self._times(chat))
+
+    def last_edit(self, chat: Hashable) -> float:
+        """The clock time of the last edit in the window (-inf: none)."""
+        return max((call.at for call in self._times(chat) if call.edit), default=-math.inf)
 
     def allows(self, chat: Hashable, reserve: int = 0) -> bool:
         """Whether one more call now leaves ``reserve`` calls of the window unspent."""
@@ -129,12 +161,12 @@ class RateBudget:
             self.forget(chat)
         self._sweep_at = max(SWEEP_AT, 2 * len(self._sent))
 
-    async def spend(self, chat: Hashable) -> None:
-        """Count a call that has just been made, and remember it."""
+    async def spend(self, chat: Hashable, edit: bool = False) -> None:
+        """Count a call that has just been made (``edit``: an edit), and remember it."""
         self._sweep()
         sent = self._times(chat)
         # Each call keeps the wall time it was stored with: converted again at every save,
         # the same call came out a millisecond apart now and then, and the copies a forum's
         # tables hold (merged as multisets) then counted it twice.
-        sent.append(_Call(self.clock.now(), round(self.wall(), 3)))
-        await self.memory.save(chat, [call.wall for call in sent])
+        sent.append(_Call(self.clock.now(), round(self.wall(), 3), edit))
+        await self.memory.save(chat, [c.wall for c in sent], [c.wall for c in sent if c.edit])

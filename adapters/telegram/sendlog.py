@@ -12,12 +12,14 @@ budget there then starts empty (see docs/telegram.md).
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
 from bot.table import ChatRef, TableManager
 
 SENT = "tg_sent"
+EDITS = "tg_edits"  # which of them were edits (the Sender paces edits by the others)
 
 
 class TableMetaMemory:
@@ -28,15 +30,25 @@ class TableMetaMemory:
         return self.manager.memory_keys(ChatRef("tg", str(chat), None).key)
 
     def load(self, chat: Hashable) -> Sequence[float]:
+        return self._merged(chat, SENT)
+
+    def load_edits(self, chat: Hashable) -> Sequence[float]:
+        return self._merged(chat, EDITS)
+
+    def _merged(self, chat: Hashable, name: str) -> list[float]:
         # Each table of the chat holds the whole list (possibly an older copy): merge
         # them as multisets, so calls made at the same instant all count.
         merged: Counter[float] = Counter()
         for key in self._keys(chat):
-            stored = self.manager.remembered(key).get(SENT)
+            stored = self.manager.remembered(key).get(name)
             if isinstance(stored, list):
                 merged |= Counter(float(x) for x in stored if isinstance(x, int | float))
         return sorted(merged.elements())
 
-    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+    async def save(self, chat: Hashable, times: Sequence[float], edits: Sequence[float]) -> None:
         for key in self._keys(chat):
-            await self.manager.set_meta(key, SENT, list(times))
+            # Together: one batch of the cluster's bookkeeping (``MetaWriter``), not two.
+            await asyncio.gather(
+                self.manager.set_meta(key, SENT, list(times)),
+                self.manager.set_meta(key, EDITS, list(edits)),
+            )

@@ -1,14 +1,17 @@
 """A table's runtime beside its record, for workers that take a table over from another:
 the deadline (and whether its warning went out), an open burn window with the burns
-declared in it, and the last result. The engine state is not here: it is replayed from
-the action log. What each player's view last showed is not either: a worker that
-takes a table over sends each player's view once more (an idempotent edit)."""
+declared in it, the last result, and — once a hand has ended — how that hand was dealt.
+The engine state is not here: it is replayed from the action log. What each player's
+view last showed is not either: a worker that takes a table over sends each player's
+view once more (an idempotent edit)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.state import Tribute, tribute_kind_of
 from ..table.outputs import Deadline, DeadlineKind
 from ..table.record import BurnWindow, Runtime
 from .wire import result_from_json, result_to_json
@@ -22,10 +25,46 @@ def _action(raw: list[Any]) -> tuple[int, Action]:
     return int(raw[0]), Action.from_json(raw[1])
 
 
-def runtime_to_json(run: Runtime) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """How a table's last hand was dealt: the tributes it began with and its 点 streaks.
+    Between hands and after the match the table's own fields hold the next hand's, so a
+    worker that reads the table then replays the ended hand from these — its final state
+    is what the players' last hand messages show (``SharedTableManager._rebuild``)."""
+
+    deal_no: int
+    owed: tuple[Tribute, ...]
+    streaks: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deal_no": self.deal_no,
+            "owed": [x.to_json() for x in self.owed],
+            "streaks": list(self.streaks),
+        }
+
+
+def dealt_from_json(raw: object) -> Dealt | None:
+    """A stored ``Dealt`` (None: none stored, or one this version cannot read)."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        owed = tuple(
+            Tribute(int(x["from"]), int(x["to"]), int(x["count"]), tribute_kind_of(x["kind"]))
+            for x in raw["owed"]
+        )
+        return Dealt(int(raw["deal_no"]), owed, tuple(int(n) for n in raw["streaks"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def runtime_to_json(run: Runtime, dealt: Dealt | None = None) -> dict[str, Any]:
     d, w = run.deadline, run.window
     return {
-        "deadline": None if d is None else {"kind": d.kind.value, "at": d.at, "step": d.step},
+        "dealt": None if dealt is None else dealt.to_json(),
+        "deadline": None
+        if d is None
+        else {"kind": d.kind.value, "at": d.at, "step": d.step, "length": d.length},
         "warned": run.warned,
         "window": None
         if w is None
@@ -46,7 +85,10 @@ def restore_runtime(run: Runtime, raw: dict[str, Any]) -> None:
         None
         if d is None
         else Deadline(
-            DeadlineKind(d["kind"]), None if d["at"] is None else float(d["at"]), int(d["step"])
+            DeadlineKind(d["kind"]),
+            None if d["at"] is None else float(d["at"]),
+            int(d["step"]),
+            None if d.get("length") is None else float(d["length"]),
         )
     )
     run.warned = bool(raw.get("warned", False))

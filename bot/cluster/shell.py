@@ -26,6 +26,7 @@ from collections.abc import Coroutine, Mapping
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.errors import GoujiError
 from ..engine.game import apply, new_hand
 from ..store import (
     ActionsSince,
@@ -42,14 +43,15 @@ from ..store import Deadline as DeadlineRow
 from ..table.cache import BoundedDict
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
+from ..table.core.timers import warn_at
 from ..table.interactions import Interactions
 from ..table.manager import TableManager, checked_settings, off_loop_if_searching
 from ..table.model import ChatRef, GroupSettings, TableStatus
-from ..table.outputs import Json, Reply, TableSnapshot
+from ..table.outputs import Json, PrivateNote, Reply, TableSnapshot, param
 from ..table.record import Table, table_from_json
 from .metawriter import MetaWriter
 from .relay import OutboxRelay
-from .runtime import restore_runtime, runtime_to_json
+from .runtime import Dealt, dealt_from_json, restore_runtime, runtime_to_json
 from .timers import DeadlineRunner
 from .timings import Timings
 from .wire import WireError, out_from_json, out_to_json
@@ -102,6 +104,8 @@ class SharedTableManager(TableManager):
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
+        # Per table whose hand has ended, how that hand was dealt (``_dealt_of``).
+        self._dealt: dict[str, Dealt] = {}
         self.timings = Timings()
         self.bookkeeping = bookkeeping = store.background()  # the outbox, adapters' values
         self.meta = meta = MetaWriter(bookkeeping, self.timings)
@@ -420,22 +424,49 @@ class SharedTableManager(TableManager):
     async def _copy(
         self, tx: StoreTx, key: str, row: StoredTable | None, ahead: ActionsSince | None = None
     ) -> Table | None:
-        if row is None or not row.live:
-            if key in self.tables:
-                self._ended[key] = dict(self.meta_of(key))
-                self.forget(key)
-            self._versions.pop(key, None)
-            self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
-            self._seated.pop(key, None)
+        """The table as the row has it: the copy held if it is as new, else rebuilt. A
+        table that has ended is kept too, as the one process keeps it (for
+        ``finished_ttl``): the match's last messages are sent after the commit that
+        ended it, perhaps by this worker for another's step, and the adapters render
+        them from its last snapshot — forgotten here, the result picture, the final
+        table edit and the final hand updates were never posted, yet marked sent."""
+        if row is None:
+            self._gone(key)
             return None
         cached = self.tables.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
         self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
-        t = await self._rebuild(tx, key, row, cached, ahead)
+        try:
+            t = await self._rebuild(tx, key, row, cached, ahead)
+        except (KeyError, TypeError, ValueError, GoujiError) as err:
+            if row.live:
+                raise
+            # An ended table this version cannot read back: nothing to show, as before.
+            log.warning("ended table %s not read back: %r", key, err)
+            self._gone(key)
+            return None
         self.keep(key, cached, t)
         self._versions[key] = row.version
         return t
+
+    def _gone(self, key: str) -> None:
+        """No table to hold at ``key``: forget this worker's copy, keeping its adapter
+        values (``memory_keys``)."""
+        if key in self.tables:
+            self._ended[key] = dict(self.meta_of(key))
+            self.forget(key)
+        self._versions.pop(key, None)
+        self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
+        self._seated.pop(key, None)
+
+    def _forget(self, key: str) -> None:
+        # An ended table leaving memory leaves its adapter values behind (``memory_keys``).
+        t = self.tables.get(key)
+        if t is not None and not t.live():
+            self._ended[key] = dict(self.meta_of(key))
+        self._dealt.pop(key, None)
+        super()._forget(key)
 
     async def _first_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
         """The adapter values of a table read for the first time (later changes come
@@ -468,7 +499,9 @@ class SharedTableManager(TableManager):
         t = table_from_json(record)
         if cached is None:
             await self._first_meta(tx, key, record)
-        if t.status is TableStatus.PLAYING and t.rules is not None:
+        run = record.get("run") or {}
+        dealt = self._note_dealt(key, t, dealt_from_json(run.get("dealt")))
+        if t.rules is not None and (t.status is TableStatus.PLAYING or dealt is not None):
             same_deal = (
                 cached is not None
                 and cached.run.state is not None
@@ -478,9 +511,10 @@ class SharedTableManager(TableManager):
             if cached is not None and cached.run.state is not None and same_deal:
                 state, replayed = cached.run.state, list(cached.log)
             else:
-                state, _ = new_hand(
-                    t.rules, t.hand_seed, t.hand_leader, t.hand_owed, streaks=t.hand_streaks
+                owed, streaks = (
+                    (t.hand_owed, t.hand_streaks) if dealt is None else (dealt.owed, dealt.streaks)
                 )
+                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, owed, streaks=streaks)
                 replayed = []
             start = len(replayed)
             if ahead is not None and (ahead.deal_no, ahead.start) == (t.deal_no, start):
@@ -493,9 +527,35 @@ class SharedTableManager(TableManager):
                 replayed.append((seat, action))
             t.log = tuple(replayed)
             t.run.state = state
-        restore_runtime(t.run, record.get("run") or {})
+        restore_runtime(t.run, run)
         self.mark_saved(key, t.deal_no, len(t.log))
         return t
+
+    def _note_dealt(self, key: str, t: Table, dealt: Dealt | None) -> Dealt | None:
+        """How the table's ended hand was dealt, as its row has it (kept, so this
+        worker's next write of the table carries it on); None while a hand is in play,
+        or when the row has none for its deal."""
+        if t.status is TableStatus.PLAYING or dealt is None or dealt.deal_no != t.deal_no:
+            self._dealt.pop(key, None)
+            return None
+        self._dealt[key] = dealt
+        return dealt
+
+    def _dealt_of(self, key: str, before: Table | None, t: Table) -> Dealt | None:
+        """What the row of ``t`` keeps of how its last hand was dealt: once the hand has
+        ended, the table's tributes and streaks are the next hand's (``Dealt``)."""
+        if t.status is TableStatus.PLAYING:
+            self._dealt.pop(key, None)
+            return None
+        if (
+            before is not None
+            and before is not t
+            and before.status is TableStatus.PLAYING
+            and before.deal_no == t.deal_no
+        ):
+            self._dealt[key] = Dealt(t.deal_no, before.hand_owed, before.hand_streaks)
+        dealt = self._dealt.get(key)
+        return dealt if dealt is not None and dealt.deal_no == t.deal_no else None
 
     # -- writing a step -------------------------------------------------------------------
     async def _write(
@@ -524,7 +584,7 @@ class SharedTableManager(TableManager):
         players = None if self._seated.get(key) == seated else seated
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
-        write = self._table_write(t, result, settings, players)
+        write = self._table_write(t, result, settings, players, self._dealt_of(key, before, t))
         # In flight from now: a one-statement write commits before it returns, and its
         # notice may be heard first — it is this worker's own commit, not another's to
         # follow (nor one whose messages a lingering lease should send).
@@ -548,6 +608,7 @@ class SharedTableManager(TableManager):
         result: Step,
         settings: GroupSettings | None,
         players: tuple[str, ...] | None = None,
+        dealt: Dealt | None = None,
     ) -> TableWrite:
         """What the store must hold after this step: the record with its runtime, the
         actions it has not got yet (all of a new deal), finished hands, new settings, the
@@ -558,7 +619,7 @@ class SharedTableManager(TableManager):
         group = t.chat.group_key
         return TableWrite(
             t.key,
-            {**self.record_of(t), "run": runtime_to_json(t.run)},
+            {**self.record_of(t), "run": runtime_to_json(t.run, dealt)},
             t.live(),
             updated=self.clock.now(),
             new_actions=tuple(
@@ -600,11 +661,8 @@ class SharedTableManager(TableManager):
         d = t.run.deadline
         if d is None or d.at is None or not t.live():
             return "", None
-        at = d.at
-        warn = self.config.warn_before_seconds
-        if d.is_turn and not t.run.warned and warn < t.turn_seconds:
-            at -= warn
-        return d.kind.value, at
+        warned = warn_at(t, self.config.warn_before_seconds)
+        return d.kind.value, d.at if warned is None else warned
 
     # -- timers ---------------------------------------------------------------------------
     async def poll_timers(self) -> None:
@@ -692,8 +750,22 @@ class SharedTableManager(TableManager):
             return {"worker": self.worker, "skipped": "unreadable"}
         if self._versions.get(out.table, -1) < _version_of(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
+        if isinstance(out, PrivateNote) and not await self._may_warn(out):
+            return {"worker": self.worker, "skipped": "played"}
         await self.publish((out,))
         return {"worker": self.worker}
+
+    async def _may_warn(self, note: PrivateNote) -> bool:
+        """False for a turn warning whose turn has been played. The warning waits in the
+        outbox behind the chat's earlier messages; one that would arrive after the player
+        moved (or autoplay did) says nothing true any more."""
+        if note.key != "turn_warning":
+            return True
+        warning = note
+        await self._refresh_behind(warning.table)  # a play may have committed since
+        t = self.tables.get(warning.table)
+        st = t.run.state if t is not None else None
+        return st is not None and st.step == param(warning.params, "step")
 
     async def _recall(self, owner: str, chats: list[str]) -> None:
         """On taking a chat over from another sender, before anything is sent: its

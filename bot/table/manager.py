@@ -35,6 +35,7 @@ from .core import (
     table_snapshot,
     tick_table,
 )
+from .core.timers import warn_at
 from .hints import Hint, table_hint
 from .interactions import Interactions
 from .model import ChatRef, GroupSettings, TableStatus
@@ -410,11 +411,8 @@ class TableManager:
         if d is None or d.at is None:
             self._due.pop(t.key, None)
             return
-        at = d.at
-        warn = self.config.warn_before_seconds
-        if d.is_turn and not t.run.warned and warn < t.turn_seconds:
-            at -= warn
-        self._due[t.key] = at
+        warned = warn_at(t, self.config.warn_before_seconds)
+        self._due[t.key] = d.at if warned is None else warned
 
     # -- memory -----------------------------------------------------------------------
     def evict(self) -> int:

@@ -153,6 +153,9 @@ class Deadline:
     kind: DeadlineKind
     at: float | None  # None: waits without a timer (a table with the turn timer off)
     step: int = -1
+    # How long the wait was set for (a turn's own timer: a pass-only turn's is shorter
+    # than the table's); None: not known (set before it was kept).
+    length: float | None = None
 
     @property
     def is_turn(self) -> bool:

@@ -81,7 +81,10 @@ async def test_taking_a_chat_over_recalls_the_budget_others_spent() -> None:
         def load(self, chat: object) -> list[float]:
             return list(self.times)
 
-        async def save(self, chat: object, times: object) -> None:
+        def load_edits(self, chat: object) -> list[float]:
+            return []
+
+        async def save(self, chat: object, times: object, edits: object) -> None:
             return None
 
     memory = Shared()

@@ -121,8 +121,12 @@ async def test_any_worker_serves_any_table(workers: list[Worker], clock: FakeClo
     assert moves > 5
     await a.refresh(CHAT.key)
     await b.refresh(CHAT.key)
-    # the match is over: neither worker keeps the table, the store has it finished
-    assert CHAT.key not in a.tables and CHAT.key not in b.tables
+    # the match is over: the store has it finished; each worker holds its last state
+    # (the match's last messages are drawn from it) until ``finished_ttl``, as one
+    # process does, and neither has it as a live table
+    assert not a.tables[CHAT.key].live() and not b.tables[CHAT.key].live()
+    assert a.snapshot(CHAT.key) == b.snapshot(CHAT.key)
+    assert await a.current(CHAT) is None and await b.current(CHAT) is None
     assert await store.live_table(CHAT.key) is None
     (_hand,) = await store.finished_hands(CHAT.group_key)  # recorded once
     board = await b.leaderboard(CHAT.group_key)

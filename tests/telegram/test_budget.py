@@ -20,12 +20,17 @@ class Memory:
 
     def __init__(self) -> None:
         self.saved: dict[Hashable, list[float]] = {}
+        self.edits: dict[Hashable, list[float]] = {}
 
     def load(self, chat: Hashable) -> Sequence[float]:
         return self.saved.get(chat, [])
 
-    async def save(self, chat: Hashable, times: Sequence[float]) -> None:
+    def load_edits(self, chat: Hashable) -> Sequence[float]:
+        return self.edits.get(chat, [])
+
+    async def save(self, chat: Hashable, times: Sequence[float], edits: Sequence[float]) -> None:
         self.saved[chat] = list(times)
+        self.edits[chat] = list(edits)
 
 
 def worst_minute(times: list[float]) -> int:
@@ -204,3 +209,39 @@ async def test_a_call_is_stored_with_the_same_wall_time_at_every_save() -> None:
     await restarted.spend(GROUP)  # recalled, then saved again: still the same two times
     assert memory.saved[GROUP][:2] == [first[0], memory.saved[GROUP][1]]
     assert len(set(memory.saved[GROUP])) == 3
+
+
+async def test_a_new_sender_keeps_the_table_edit_cadence() -> None:
+    """A restart, or another worker taking the group over, must not slow the table: the
+    budget's memory says which calls were edits, whoever made them. Counted as other
+    messages they left the new sender one edit every 15 s (16 of the minute's calls the
+    old sender's edits); and a new sender edits one pace after the old one's last edit,
+    not at once (issue #37, item 2)."""
+    clock = FakeClock()
+    memory = Memory()
+    edits: list[tuple[float, str]] = []
+
+    def edit(who: str):  # type: ignore[no-untyped-def]
+        async def run() -> bool:
+            edits.append((clock.now(), who))
+            return True
+
+        return run
+
+    old = Sender(clock, memory=memory, wall=clock.now)
+    for _ in range(100):  # the table changes every half second for 50 s
+        old.touch(GROUP, "table", edit("old"), 0.0)
+        await old.pump()
+        clock.advance(0.5)
+    new = Sender(clock, memory=memory, wall=clock.now)  # restarted, or another worker
+    for _ in range(60):  # 30 s more
+        new.touch(GROUP, "table", edit("new"), 0.0)
+        await new.pump()
+        clock.advance(0.5)
+    pace = 60.0 / (GROUP_LIMIT - GROUP_RESERVE)
+    times = [at for at, _ in edits]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert len([w for _, w in edits if w == "old"]) >= 14
+    assert max(gaps) <= pace + 0.5  # the same cadence across the change (was 15 s)
+    assert min(gaps) >= pace - 1e-9  # and the new sender waited its turn
+    assert worst_minute(times) <= GROUP_LIMIT - GROUP_RESERVE

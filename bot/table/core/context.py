@@ -178,7 +178,7 @@ class Ctx:
     def set_deadline(self, kind: DeadlineKind, seconds: float, step: int = -1) -> None:
         self.t.run.warned = False
         at = self.env.now + seconds if seconds else None
-        self.t.run.deadline = Deadline(kind, at, step)
+        self.t.run.deadline = Deadline(kind, at, step, float(seconds) if seconds else None)
 
     def waiting(self, kind: DeadlineKind, step: int = -1) -> bool:
         """Whether the table already waits for this (so its timer is not restarted)."""

@@ -7,6 +7,7 @@ from ...ai import decide, without_search
 from ...engine.state import Phase
 from ..model import TableStatus
 from ..outputs import DeadlineKind
+from ..record import Table
 from .context import Ctx
 from .hands import advance, deal, settle_burns
 
@@ -16,13 +17,26 @@ def due(c: Ctx) -> bool:
     return d is not None and d.at is not None and d.at <= c.env.now
 
 
-def warn_due(c: Ctx) -> bool:
-    """The seat to act has ``warn_before_seconds`` left and has not been warned yet."""
-    d, t = c.t.run.deadline, c.t
-    warn = c.env.config.warn_before_seconds
+def warn_at(t: Table, warn: float) -> float | None:
+    """When the seat to act is warned that its time runs out (the one rule: the core's
+    tick and both shells' timer schedules ask it). ``warn`` seconds before the turn's
+    own deadline, but never in the first half of the turn: a pass-only turn has a 12 s
+    timer (``hands._turn``), and warned 10 s before its end the warning came with the
+    turn itself. None: no warning is due — not a turn, no timer, warned already, or a
+    turn no longer than the warning."""
+    d = t.run.deadline
     if d is None or d.at is None or not d.is_turn or t.run.warned:
-        return False
-    return d.at - warn <= c.env.now and warn < t.turn_seconds
+        return None
+    length = d.length if d.length is not None else float(t.turn_seconds)
+    if warn >= length:
+        return None
+    return d.at - min(warn, length / 2)
+
+
+def warn_due(c: Ctx) -> bool:
+    """The seat to act is due its warning (``warn_at``) and has not had it yet."""
+    at = warn_at(c.t, c.env.config.warn_before_seconds)
+    return at is not None and at <= c.env.now
 
 
 def tick(c: Ctx) -> bool:
@@ -34,7 +48,9 @@ def tick(c: Ctx) -> bool:
         c.t.run.warned = True
         st = c.t.run.state
         if st is not None and st.to_act is not None:
-            c.private_note(st.to_act, "turn_warning")
+            # The step names the turn: a warning delivered after it was played is left
+            # unsent (``SharedTableManager._deliver``).
+            c.private_note(st.to_act, "turn_warning", step=st.step)
         return True
     return False
 
