@@ -72,6 +72,7 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
         api_url=os.environ.get("GOUJI_TELEGRAM_API_URL") or None,
         webhook_url=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_URL") or None,
         webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
+        listen=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_HOST") or "0.0.0.0",
         webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
         calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
         drawer=drawer,

@@ -7,6 +7,10 @@ expert's search processes (bot/ai/search_pool.py).
 - They run at a lower CPU priority than the worker, so a button press is answered first.
 - They leave with the worker: a ``ProcessPoolExecutor``'s process outlives a SIGKILLed
   parent (it holds its own queue's ends, so it never sees the parent go).
+- A pool's queues hold named semaphores, which multiprocessing's resource tracker (a
+  process of its own) unlinks when the worker dies without closing them — after a
+  SIGKILL, as it should. It then warns of "leaked semaphore objects", which in a killed
+  worker's log read like a defect of ours: that one warning is silenced in the tracker.
 """
 
 from __future__ import annotations
@@ -14,13 +18,21 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
+
+# The resource tracker's own warnings (it starts with this process's ``-W`` options):
+# "There appear to be N leaked semaphore objects to clean up at shutdown", after it has
+# cleaned them up for a worker that was killed.
+TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
 
 
 def spawn_pool(processes: int, nice: int, preload: str) -> ProcessPoolExecutor:
     """``processes`` children at ``nice`` (added to ours) that leave with this process
     and import the module ``preload`` before their first task."""
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)  # before the pool starts the tracker
     return ProcessPoolExecutor(
         processes,
         mp_context=multiprocessing.get_context("spawn"),

@@ -98,14 +98,12 @@ class SharedTableManager(TableManager):
         self.worker = worker or worker_id()
         self.relay_linger = relay_linger if relay_linger is not None else LINGER * lease_seconds
         self._versions: dict[str, int] = {}  # per cached table, its row's; after the commit
-        # The adapter values of tables that ended lately (``memory_keys``).
-        self._ended: BoundedDict[str, dict[str, Json]] = BoundedDict(ENDED_KEPT)
+        self._ended: BoundedDict[str, dict[str, Json]] = BoundedDict(ENDED_KEPT)  # memory_keys
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
-        # Per table whose hand has ended, how that hand was dealt (``_dealt_of``).
-        self._dealt: dict[str, Dealt] = {}
+        self._dealt: dict[str, Dealt] = {}  # how a table's ended hand was dealt (``_dealt_of``)
         self.timings = Timings()
         self.bookkeeping = bookkeeping = store.background()  # the outbox, adapters' values
         self.meta = meta = MetaWriter(bookkeeping, self.timings)

@@ -98,7 +98,7 @@ async def test_a_chat_with_no_table_keeps_its_budget_across_workers(store: Store
     key = "tg:-100700:"
     first = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
     assert first.memory_keys(key) == [key]
-    await TableMetaMemory(first).save(-100700, TIMES)  # w1's calls, as its budget stores them
+    await TableMetaMemory(first).save(-100700, TIMES, TIMES[:1])  # w1's calls, as stored
     await first.meta.flush()
     async with store.transaction(readonly=True) as tx:
         assert (await tx.load_table_meta(key))[SENT] == TIMES
@@ -108,8 +108,9 @@ async def test_a_chat_with_no_table_keeps_its_budget_across_workers(store: Store
 
     async def sink(chat_key: str, payload: dict[str, Any]) -> None:
         recalled.append(list(memory.load(-100700)))
+        recalled.append(list(memory.load_edits(-100700)))
 
     second.subscribe_replies(sink)
     assert second.relay_reply(key, {"text": "帮助"})
     await second.drain()
-    assert recalled == [TIMES]  # w2 takes the chat over knowing w1's calls
+    assert recalled == [TIMES, TIMES[:1]]  # w2 takes the chat over knowing w1's calls
