@@ -39,6 +39,17 @@ async def tap_cards(page: Any, cards: str) -> None:
             await page.locator(f'[data-card="{ch}"]').last.click()
 
 
+async def check_legality_match(page: Any, me: dict[str, Any]) -> None:
+    """出牌 is on exactly when the selection is one of the plays the server sent."""
+    legal = {p["cards"] for p in me["plays"] if "play" in p["kinds"]}
+    for ch in dict.fromkeys(me["hand"]):
+        await tap_cards(page, ch)
+        enabled = await page.locator("[data-action=play]").is_enabled()
+        assert enabled == (ch in legal), f"selection {ch}: 出牌 {enabled}, legal {ch in legal}"
+        if not enabled:
+            return  # one refused selection is enough per turn
+
+
 async def take_turn(page: Any, me: dict[str, Any], turns: int) -> str:
     """One decision on the page; what was done."""
     if me["returns"]:
@@ -58,6 +69,7 @@ async def take_turn(page: Any, me: dict[str, Any], turns: int) -> str:
         await page.locator("[data-suggest]").first.click()
         return "chip"
     cards = me["suggest"][0]["cards"] if me["suggest"] else plays[0]["cards"]
+    await check_legality_match(page, me)
     await tap_cards(page, cards)
     play = page.locator("[data-action=play]")
     assert await play.is_enabled(), f"出牌 stays off for the legal play {cards}"
