@@ -228,12 +228,10 @@ async def drive(args: Any, port: int, keys: list[str], child_pid: int) -> None:
         for t in tasks:
             t.cancel()
     print(f"{len(tasks)} pages on {len(keys)} tables for {args.seconds:.0f} s")
-    print(
-        f"{len(fig.actions)} taps ({fig.refused} refused as stale), {len(fig.updates)} page updates timed"
-    )
-    print(
-        f"update median {statistics.median(fig.updates):.1f} ms; action median {statistics.median(fig.actions):.1f} ms"
-    )
+    taps, timed = len(fig.actions), len(fig.updates)
+    print(f"{taps} taps ({fig.refused} refused as stale), {timed} page updates timed")
+    update, action = statistics.median(fig.updates), statistics.median(fig.actions)
+    print(f"update median {update:.1f} ms; action median {action:.1f} ms")
     print(f"server RSS {before} KB before the pages, {opened} KB with them open")
     print(f"web_update_p95_ms {p95(fig.updates):.1f} ms")
     print(f"web_action_p95_ms {p95(fig.actions):.1f} ms")
