@@ -29,6 +29,9 @@ class Hub:
         self._events: dict[str, asyncio.Event] = {}
         self._pages: Counter[str] = Counter()  # open pages per table
         self._seen: dict[str, int] = {}  # the version each watched table was last polled at
+        # Per watched table, a count of its wake-ups: what was laid out for one
+        # generation is shared by all its pages (adapters/web/views.py).
+        self._generation: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -47,6 +50,8 @@ class Hub:
 
     def poke(self, key: str) -> None:
         """Wake every page of this table (each compares what it shows with what is)."""
+        if key in self._generation:
+            self._generation[key] += 1
         event = self._events.pop(key, None)
         if event is not None:
             event.set()
@@ -58,9 +63,15 @@ class Hub:
             event = self._events[key] = asyncio.Event()
         return event
 
+    def generation(self, key: str) -> int | None:
+        """The table's wake-up count while it has pages (None: no page watches it)."""
+        return self._generation.get(key)
+
     @contextlib.contextmanager
     def watching(self, key: str) -> Iterator[None]:
         self._pages[key] += 1
+        if self._pages[key] == 1:
+            self._generation[key] = self._generation.get(key, 0) + 1
         try:
             yield
         finally:
@@ -68,6 +79,7 @@ class Hub:
             if self._pages[key] <= 0:
                 del self._pages[key]
                 self._seen.pop(key, None)
+                self._generation.pop(key, None)
 
     @property
     def pages(self) -> int:
@@ -84,8 +96,9 @@ class Hub:
     async def poll(self) -> None:
         """Read each watched table as the manager knows it now; wake its pages if newer."""
         for key in list(self._pages):
-            await self.manager.current(ChatRef.from_key(key))
-            snap = self.manager.snapshot(key)
+            snap = await self.manager.current(ChatRef.from_key(key))
+            if snap is None:  # no live table (ended): as this worker last knew it
+                snap = self.manager.snapshot(key)
             version = -1 if snap is None else snap.version
             if self._seen.get(key) != version:
                 self._seen[key] = version

@@ -56,11 +56,18 @@ def _seat_json(snap: TableSnapshot, n: int, line: SeatPublic | None) -> JsonObj:
     return out
 
 
-def public_json(snap: TableSnapshot, now: float) -> JsonObj:
-    """The table as anyone at it sees it; ``now`` on the manager's clock (the countdown)."""
+def deadline_json(snap: TableSnapshot, now: float) -> JsonObj | None:
+    """The current wait and the seconds left of it (``now`` on the manager's clock)."""
+    deadline = snap.deadline
+    if deadline is None or deadline.at is None:
+        return None
+    return {"kind": deadline.kind.value, "in": round(max(0.0, deadline.at - now), 2)}
+
+
+def public_json(snap: TableSnapshot) -> JsonObj:
+    """The table as anyone at it sees it (the countdown apart: ``deadline_json``)."""
     pv = snap.public
     lines = {s.seat: s for s in pv.seats} if pv is not None else {}
-    deadline = snap.deadline
     out: JsonObj = {
         "version": snap.version,
         "status": snap.status.value,
@@ -73,11 +80,8 @@ def public_json(snap: TableSnapshot, now: float) -> JsonObj:
         "declare_open": snap.declare_open,
         "window_open": snap.window_open,
         "askable": count_askable(snap.rules),
-        "deadline": None,
         "spectators": snap.spectators,
     }
-    if deadline is not None and deadline.at is not None:
-        out["deadline"] = {"kind": deadline.kind.value, "in": max(0.0, deadline.at - now)}
     if pv is not None:
         out.update(
             phase=pv.phase.value,

@@ -10,7 +10,6 @@ seat at the table, sees the public table only.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -29,9 +28,10 @@ from .config import WebConfig, replay_scope
 from .guard import RateLimit, secure_headers
 from .hub import Hub
 from .pages import add_page_routes, texts_of
-from .payload import JsonObj, private_json, public_json
+from .payload import JsonObj
 from .replay import replay_json
 from .stream import stream_table
+from .views import Views, dumps
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ class WebTable:
         self.hub = hub
         self.wall = wall  # token expiries and initData ages: wall time, as Telegram's
         self.limit = RateLimit()
+        self.views = Views(manager, hub)
         self.desk = RecordDesk(manager)  # finished hands, as /replay in the chats reads them
 
     def app(self) -> web.Application:
@@ -119,20 +120,11 @@ class WebTable:
         )
 
     # -- what they see ----------------------------------------------------------------
-    async def view(self, seat: Seat, load: bool = True) -> JsonObj | None:
-        """The table as this seat may see it (None: no such table)."""
-        key = seat.table
-        if load:
-            await self.manager.current(ChatRef.from_key(key))
-        snap = self.manager.snapshot(key)
-        if snap is None:
-            return None
-        out: JsonObj = {"public": public_json(snap, self.manager.clock.now()), "private": None}
-        if not seat.spectator:
-            priv = self.manager.private_snapshot(key, seat.user_id)
-            if priv is not None:
-                out["private"] = private_json(priv, snap)
-        return out
+    async def view(self, seat: Seat) -> JsonObj | None:
+        """The table as this seat may see it, read as the manager knows it now (None: no
+        such table): what ``GET /api/state`` answers and every event carries."""
+        await self.manager.current(ChatRef.from_key(seat.table))
+        return self.views.view(seat)
 
     async def state(self, request: web.Request) -> web.Response:
         seat = self.seat(request.query, _lang(request))
@@ -144,7 +136,7 @@ class WebTable:
     async def events(self, request: web.Request) -> web.StreamResponse:
         seat = self.seat(request.query, _lang(request))
         await self.manager.current(ChatRef.from_key(seat.table))
-        return await stream_table(request, self.hub, seat, self.view)
+        return await stream_table(request, self.hub, seat, self.views.event)
 
     # -- what they do -----------------------------------------------------------------
     async def act(self, request: web.Request) -> web.Response:
@@ -216,7 +208,3 @@ def _bad_request() -> web.HTTPBadRequest:
     return web.HTTPBadRequest(
         text=_error_body("web_bad_request", "zh"), content_type="application/json"
     )
-
-
-def dumps(obj: object) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

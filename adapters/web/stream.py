@@ -10,20 +10,19 @@ view at once if the table moved on meanwhile: a phone that slept catches up in o
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from aiohttp import web
 
 from .auth import Seat
 from .guard import add_headers
 from .hub import Hub
-from .payload import JsonObj
+from .views import Event
 
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies from closing an idle stream
 RETRY_MS = 1000  # how soon a browser reconnects after the stream broke
 
-View = Callable[[Seat, bool], Awaitable[JsonObj | None]]
+Events = Callable[[Seat], Event | None]
 
 
 def _last_seen(request: web.Request) -> int:
@@ -31,17 +30,8 @@ def _last_seen(request: web.Request) -> int:
     return int(raw) if raw.isdigit() and len(raw) < 12 else -1
 
 
-def signature(view: JsonObj | None) -> str:
-    """What a page shows, less the countdown (which the page runs by itself)."""
-    if view is None:
-        return ""
-    public = {k: v for k, v in view["public"].items() if k != "deadline"}
-    deadline = view["public"].get("deadline")
-    return json.dumps([public, view["private"], deadline and deadline["kind"]], sort_keys=True)
-
-
 async def stream_table(
-    request: web.Request, hub: Hub, seat: Seat, view: View
+    request: web.Request, hub: Hub, seat: Seat, event_of: Events
 ) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
     add_headers(response)
@@ -49,19 +39,19 @@ async def stream_table(
     await response.prepare(request)
     await response.write(f"retry: {RETRY_MS}\n\n".encode())
     last = _last_seen(request)
-    shown = ""
+    shown: tuple[str, str | None, str] | None = None
     with hub.watching(seat.table):
         try:
             while True:
                 woken = hub.waiter(seat.table)  # taken first: no change slips between
-                current = await view(seat, False)
-                sig = signature(current)
-                if current is not None and sig != shown:
-                    version = current["public"]["version"]
-                    if version != last or shown:
-                        data = json.dumps(current, ensure_ascii=False, separators=(",", ":"))
-                        await response.write(f"id: {version}\ndata: {data}\n\n".encode())
-                    shown = sig
+                event = event_of(seat)
+                if event is not None and event.shown != shown:
+                    # A page back from a reconnect already shows the version it names.
+                    if event.version != last or shown is not None:
+                        await response.write(
+                            f"id: {event.version}\ndata: {event.text}\n\n".encode()
+                        )
+                    shown = event.shown
                 try:
                     await asyncio.wait_for(woken.wait(), HEARTBEAT_SECONDS)
                 except TimeoutError:

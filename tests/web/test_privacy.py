@@ -69,8 +69,13 @@ async def check_views(m: TableManager, web: WebTable) -> int:
     public_cards = {pv.top_play.notation()} if pv.top_play else set()
     checked = 0
     for viewer in VIEWERS:
-        view = await web.view(Seat(CHAT.key, viewer, 2**40))
+        seat = Seat(CHAT.key, viewer, 2**40)
+        view = await web.view(seat)
         assert view is not None
+        event = web.views.event(seat)  # what /api/events sends this page now
+        assert event is not None
+        sent = json.loads(event.text)
+        assert (sent["public"], sent["private"]) == (view["public"], view["private"])
         own = t.seat_of(viewer) if viewer else None
         me = view["private"]
         if own is None:

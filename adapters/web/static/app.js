@@ -130,7 +130,8 @@
     $("title").textContent = tr("web_title");
     $("handno").textContent = pub.hand_no ? tr("web_hand_no", { n: pub.hand_no }) : "";
     $("score").textContent = tr("web_score", { a: pub.totals[0], b: pub.totals[1] });
-    S.deadlineAt = pub.deadline ? Date.now() + pub.deadline.in * 1000 : 0;
+    const dl = S.view.deadline;
+    S.deadlineAt = dl ? Date.now() + dl.in * 1000 : 0;
     tick();
   }
   function tick() {
