@@ -24,7 +24,7 @@
   }
   async function loadTexts(lang) {
     if (S.textsLang === lang) return;
-    const r = await fetch("/api/texts?lang=" + encodeURIComponent(lang));
+    const r = await fetch("api/texts?lang=" + encodeURIComponent(lang));
     S.texts = await r.json();
     S.textsLang = lang;
     S.lang = lang;
@@ -291,7 +291,7 @@
     render();
     try {
       const payload = Object.assign({ t: S.table, s: S.token, version: S.view.public.version }, body);
-      const r = await fetch("/api/act?lang=" + S.lang, {
+      const r = await fetch("api/act?lang=" + S.lang, {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
       });
       const answer = await r.json();
@@ -313,7 +313,7 @@
     render();
   }
   function listen() {
-    const url = "/api/events?t=" + encodeURIComponent(S.table) + "&s=" + encodeURIComponent(S.token);
+    const url = "api/events?t=" + encodeURIComponent(S.table) + "&s=" + encodeURIComponent(S.token);
     const source = new EventSource(url);
     S.source = source;
     source.onmessage = (e) => { banner(""); accept(JSON.parse(e.data)); };
@@ -325,7 +325,7 @@
     const initData = hash.get("tgWebAppData");
     if (params.get("s")) return params.get("s");
     if (!initData) return "";
-    const r = await fetch("/api/session", {
+    const r = await fetch("api/session", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ t: S.table, init_data: initData }),
     });
@@ -344,8 +344,8 @@
     banner(tr("web_loading"));
     S.token = await session(params);
     if (!S.table || !S.token) return fail("web_unauthorized");
-    if (location.pathname === "/replay") return replay(params);
-    const r = await fetch("/api/state?t=" + encodeURIComponent(S.table) + "&s=" + encodeURIComponent(S.token));
+    if (location.pathname.endsWith("/replay")) return replay(params);
+    const r = await fetch("api/state?t=" + encodeURIComponent(S.table) + "&s=" + encodeURIComponent(S.token));
     if (r.status === 401) return fail("web_unauthorized");
     if (!r.ok) return fail("web_no_table");
     const view = await r.json();
@@ -358,7 +358,7 @@
   // -- a finished hand, trick by trick, every hand face up ------------------------------
   async function replay(params) {
     const q = "t=" + encodeURIComponent(S.table) + "&n=" + encodeURIComponent(params.get("n") || "") + "&s=" + encodeURIComponent(S.token);
-    const r = await fetch("/api/replay?" + q + "&lang=" + S.lang);
+    const r = await fetch("api/replay?" + q + "&lang=" + S.lang);
     if (r.status === 401) return fail("web_unauthorized");
     const rec = await r.json();
     if (!r.ok) { banner(rec.text); return; }
