@@ -88,6 +88,7 @@ class DiscordBot:
         if web is not None:
             self.sender.seat_link = web.seat_url
             self.sender.watch_link = web.spectator_url
+            self.controller.records.replay_link = web.replay_url
         # A drawer it was given is shared (adapters/main.py: with the Telegram bot), and
         # ends with the process; one it made itself it closes when it stops.
         self._own_drawer = drawer is None

@@ -11,6 +11,7 @@ no extra channel message is spent). Buttons are ``gj:r:`` custom ids (see custom
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -25,6 +26,7 @@ from ..drawing import Drawer
 from . import images
 from .custom_ids import Cid, Ref
 from .items import button
+from .views import add_link
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +75,8 @@ class DiscordRecords:
         self.desk = RecordDesk(manager)
         self.manager = manager
         self.draw = draw
+        # The web table's page of a finished hand (adapters/web), when GOUJI_WEB_URL is set.
+        self.replay_link: Callable[[str, int], str] | None = None
 
     async def _say(self, interaction: discord.Interaction[Any], text: str, public: bool) -> None:
         text = text[:CONTENT_MAX]
@@ -96,7 +100,12 @@ class DiscordRecords:
         await interaction.response.defer(thinking=True)
         summary = opened.summary(lang)
         record = images.as_file(opened.file_bytes(), opened.file_name())
-        await interaction.followup.send(summary[:CONTENT_MAX], file=record)
+        if self.replay_link is not None:  # the hand in the web table, every hand face up
+            link = self.replay_link(chat.key, opened.number)
+            view = add_link(discord.ui.View(), t("dc_btn_web_replay", lang), link)
+            await interaction.followup.send(summary[:CONTENT_MAX], file=record, view=view)
+        else:
+            await interaction.followup.send(summary[:CONTENT_MAX], file=record)
         png = await images.frame_png(self.draw, opened, 0, lang)
         ref = Ref.from_chat(chat)
         msg = await interaction.followup.send(
