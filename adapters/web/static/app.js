@@ -320,11 +320,22 @@
     source.onopen = () => banner("");
     source.onerror = () => banner(tr("web_offline"));
   }
+  // Telegram's Mini App bridge without its script (nothing is loaded from another site):
+  // the documented low-level calls, so the client drops its loader and opens full height.
+  function telegram(eventType, eventData) {
+    const data = JSON.stringify(eventData || {});
+    try {
+      if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(eventType, data);
+      else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType: eventType, eventData: eventData || {} }), "https://web.telegram.org");
+    } catch (e) { /* not inside Telegram after all */ }
+  }
   async function session(params) {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
     const initData = hash.get("tgWebAppData");
     if (params.get("s")) return params.get("s");
     if (!initData) return "";
+    telegram("web_app_ready");
+    telegram("web_app_expand");
     const r = await fetch("api/session", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ t: S.table, init_data: initData }),
