@@ -19,7 +19,7 @@ from aiohttp import web
 from bot.i18n.catalogue import Lang, is_lang
 from bot.records.desk import RecordDesk
 from bot.records.desk import Refused as NotShown
-from bot.table import Actor, ChatRef, TableManager
+from bot.table import Actor, ChatRef, Reply, TableManager
 from bot.table.describe import reply_text
 
 from .actions import Refused, command_of
@@ -36,14 +36,12 @@ from .views import Views, dumps
 log = logging.getLogger(__name__)
 
 MAX_BODY = 8 * 1024
+SESSION_SECONDS = 12 * 3600  # a Telegram page's seat token (it asks again when reopened)
 
 
 def _lang(request: web.Request) -> Lang:
     lang = request.query.get("lang", "zh")
     return lang if is_lang(lang) else "zh"
-
-
-SESSION_SECONDS = 12 * 3600  # a Telegram page's seat token (it asks again when reopened)
 
 
 def _error_body(key: str, lang: Lang) -> str:
@@ -160,7 +158,8 @@ class WebTable:
         name = snap.name_of(priv.seat) if snap is not None else seat.user_id
         cmd = command_of(body, chat, Actor(seat.user_id, name), priv)
         if isinstance(cmd, Refused):
-            text = texts_of(priv.lang).get(cmd.key) or reply_text_of(cmd.key, priv.lang)
+            # The page's own refusals, or the chats' (``stale``) from the shared catalogue.
+            text = texts_of(priv.lang).get(cmd.key) or reply_text(Reply.no(cmd.key), priv.lang)
             return web.json_response({"ok": False, "error": cmd.key, "text": text}, status=409)
         reply = await self.manager.handle(cmd)
         return web.json_response(
@@ -186,12 +185,6 @@ class WebTable:
         if isinstance(opened, NotShown):
             return web.json_response({"ok": False, "text": opened.text(lang)}, status=404)
         return web.json_response(replay_json(opened, lang))
-
-
-def reply_text_of(key: str, lang: Lang) -> str:
-    from bot.table import Reply
-
-    return reply_text(Reply.no(key), lang)
 
 
 async def _json(request: web.Request) -> dict[str, object]:
