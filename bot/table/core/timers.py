@@ -10,6 +10,7 @@ from ..outputs import DeadlineKind
 from ..record import Table
 from .context import Ctx
 from .hands import advance, deal, settle_burns
+from .views import turn_line
 
 
 def due(c: Ctx) -> bool:
@@ -56,6 +57,16 @@ def tick(c: Ctx) -> bool:
 
 
 def fire(c: Ctx) -> None:
+    """Fire the due deadline. Whatever it changes that the table shows is redrawn: a burn
+    window or declaration pause that closes with nobody acting applies nothing, so nothing
+    else would bump the version (the channel kept showing 烧牌时间… with no turn line)."""
+    version, shown = c.t.version, turn_line(c.t)
+    _fire(c)
+    if c.t.version == version and turn_line(c.t) != shown:
+        c.bump()
+
+
+def _fire(c: Ctx) -> None:
     t = c.t
     deadline = t.run.deadline
     assert deadline is not None

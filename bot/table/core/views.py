@@ -79,6 +79,14 @@ def role_of(t: Table, seat: int, legal: tuple[Action, ...]) -> Role | None:
     return Role.PRE_PLAY
 
 
+def turn_line(t: Table) -> tuple[object, ...]:
+    """What the table message's turn line is drawn from: whose turn, its deadline, an open
+    burn window or declaration pause."""
+    st = t.run.state
+    to_act = st.to_act if st is not None else None
+    return (t.status, to_act, t.run.window is not None, t.declare_open, t.run.deadline)
+
+
 def emit_views(c: Ctx) -> None:
     """One TableChanged per change, and HandChanged for players whose view changed."""
     t = c.t
