@@ -35,10 +35,8 @@ from bot.table import (
     Start,
     TableManager,
 )
-from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
-from ..bounded import USERS
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
 from .menus import MORE
@@ -100,8 +98,6 @@ class Controller:
         self.manager = manager
         self.sender = sender
         self.records = DiscordRecords(manager, sender.draw)
-        # (table, player) -> the controls' version their last accepted action came from.
-        self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
 
     # -- helpers -----------------------------------------------------------------------
     async def lang(self, chat: ChatRef | None) -> Lang:
@@ -373,11 +369,11 @@ class Controller:
         lang = await self.lang(chat)
         played = action_from(cid.op) is not None
         if reply.ok and played and cid.version is not None:
-            self._played[(chat.key, user)] = cid.version
             await self._swap_controls(interaction, chat)
-        if reply.key == "stale" and self._played.get((chat.key, user)) == cid.version:
-            # A double tap on the controls this player has just played from.
-            await self.say(interaction, t("dc_already_played", lang))
+        if reply.key == "already_played":
+            # A double tap on the controls this player has just played from (the table
+            # keeps which controls those were, across a restart too).
+            await self.say_reply(interaction, reply, lang)
             return True
         if reply.key == "stale":
             await self._draw_private(interaction, chat, Pick())

@@ -26,10 +26,8 @@ from bot.table import (
     SetAutoplay,
     TableSnapshot,
 )
-from bot.table.cache import BoundedDict
 from bot.table.describe import reply_text
 
-from ..bounded import USERS
 from .callback import ActPress
 from .context import Context, actor_of, user_lang
 from .ids import TID_RE
@@ -50,8 +48,6 @@ class PrivateChat:
     def __init__(self, ctx: Context, pub: Publisher) -> None:
         self.ctx = ctx
         self.pub = pub
-        # (table, player) -> the keyboard version their last accepted action came from.
-        self._played: BoundedDict[tuple[str, str], int] = BoundedDict(USERS)
         self._edits: set[asyncio.Task[None]] = set()  # played keyboards being replaced
 
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -121,7 +117,7 @@ class PrivateChat:
             await query.answer(hint.text(lang), show_alert=True)
             return
         if press.version != priv.version:
-            await self._stale(query, press, key, uid, lang)
+            await self._stale(query, press, priv, lang)
             return
         if press.op in NAVIGATION:
             markup = action_keyboard(
@@ -174,7 +170,6 @@ class PrivateChat:
         if not reply.ok:
             await query.answer(reply_text(reply, lang))
             return
-        self._played[(key, uid)] = press.version
         await query.answer(reply_text(reply, lang))
         # The edit waits its turn in the bot-wide rate limiter. Awaited here it would hold
         # one of the few updates PTB handles at once, and under load every other player's
@@ -190,15 +185,16 @@ class PrivateChat:
             log.warning("replacing a played keyboard failed: %r", err, exc_info=err)
 
     async def _stale(
-        self, query: CallbackQuery, press: ActPress, key: str, uid: str, lang: Lang
+        self, query: CallbackQuery, press: ActPress, priv: PrivateSnapshot, lang: Lang
     ) -> None:
         """Made for an older state: change nothing. A second tap on the keyboard this
-        player has just played from is a double tap, not a mistake: say it went through."""
-        if self._played.get((key, uid)) == press.version:
-            await query.answer(t("tg_already_played", lang))
+        player has just played from is a double tap, not a mistake: say it went through
+        (the table keeps which keyboard that was, so this holds across a restart)."""
+        if priv.played == press.version:
+            await query.answer(t("already_played", lang))
             return
         await query.answer(t("stale", lang))
-        self.pub.touch_hand(key, uid)  # bring the keyboard up to date
+        self.pub.touch_hand(priv.key, priv.user_id)  # bring the keyboard up to date
 
     async def _replace_keyboard(self, query: CallbackQuery, key: str, uid: str, tid: str) -> None:
         """The action went through: its keyboard gives way at once to the new state's

@@ -251,3 +251,6 @@ class PrivateSnapshot:
     lang: Lang
     menu: PlayMenu = field(default_factory=PlayMenu)
     hints: bool = False  # the group lets a player ask for the expert's choice (💡)
+    # The keyboard version this seat's last accepted action came from: a second press
+    # from it is a double tap ("already played"), not an out-of-date button.
+    played: int | None = None

@@ -79,6 +79,9 @@ class Table:
     declare_open: bool = False
     ready: frozenset[int] = frozenset()
     log: tuple[tuple[int, Action], ...] = ()  # the deal in play (saved as action rows)
+    # Per seat, the keyboard version its last accepted action came from (saved with the
+    # table, so a double tap right after a restart is still told "already played").
+    played: tuple[tuple[int, int], ...] = ()
     # -- rebuilt on load, never saved -------------------------------------------------
     run: Runtime = field(default_factory=Runtime)
 
@@ -104,6 +107,10 @@ class Table:
             if info is not None and info.user_id == user_id:
                 return i + 1
         return None
+
+    def played_from(self, seat: int) -> int | None:
+        """The keyboard version this seat's last accepted action came from."""
+        return next((v for s, v in self.played if s == seat), None)
 
     def humans(self) -> list[int]:
         return [i + 1 for i, s in enumerate(self.seats) if s is not None and not s.is_ai]
@@ -137,6 +144,7 @@ class Table:
             "next_leader": self.next_leader,
             "declare_open": self.declare_open,
             "ready": sorted(self.ready),
+            "played": [list(p) for p in self.played],
         }
 
 
@@ -173,6 +181,18 @@ def table_from_json(rec: dict[str, Any]) -> Table:
         next_leader=rec.get("next_leader"),
         declare_open=bool(rec.get("declare_open", False)),
         ready=frozenset(rec.get("ready", [])),
+        played=_played(rec.get("played")),
+    )
+
+
+def _played(raw: Any) -> tuple[tuple[int, int], ...]:
+    """Stored (seat, version) pairs; a record from before they were kept has none."""
+    if not isinstance(raw, list):
+        return ()
+    return tuple(
+        (p[0], p[1])
+        for p in raw
+        if isinstance(p, list) and len(p) == 2 and all(type(n) is int for n in p)
     )
 
 

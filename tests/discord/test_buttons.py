@@ -51,7 +51,7 @@ async def test_a_stale_button_is_refused_and_the_view_refreshed(harness: Harness
     version = h.manager.snapshot(CHAT.key).version  # type: ignore[union-attr]
     # The same button again is a double tap: told politely that it went through.
     p = await h.press(ADMIN, old, passing)
-    assert h.replies(p)[-1] == t("dc_already_played")
+    assert h.replies(p)[-1] == t("already_played")
     assert h.manager.snapshot(CHAT.key).version == version  # type: ignore[union-attr]
     # A menu from the old view is out of date: refused, and the view refreshed.
     menu = find(old, "gj:m:", "r")

@@ -317,3 +317,31 @@ async def test_a_hand_is_drawn_once_a_state_and_anew_after_each_change(make_mana
     assert after.autoplay and after.version > first.version
     m.forget(CHAT.key)
     assert m.private_snapshot(CHAT.key, ME.user_id) is None  # nothing kept for a table gone
+
+
+async def test_a_double_tap_after_a_restart_is_already_played(tmp_path: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "gouji.sqlite3"
+    store = Store(db)
+    await store.open()
+    m = TableManager(store=store, clock=clock, seed_source=lambda: 31)
+    await start_one_human(m)
+    await wait_for_my_turn(m, clock)
+    priv = m.private_snapshot(CHAT.key, ME.user_id)
+    assert priv is not None
+    tap = Act(chat=CHAT, actor=ME, action=cheapest(priv.legal), version=priv.version)
+    assert (await m.handle(tap)).ok
+    await store.close()
+
+    store2 = Store(db)
+    await store2.open()
+    m2 = TableManager(store=store2, clock=clock, seed_source=lambda: 999)
+    assert await m2.load() == 1
+    version = m2.tables[CHAT.key].version
+    again = await m2.handle(tap)
+    assert not again.ok and again.key == "already_played"
+    assert m2.tables[CHAT.key].version == version
+    mine = m2.private_snapshot(CHAT.key, ME.user_id)
+    assert mine is not None and mine.played == priv.version
+    older = await m2.handle(Act(chat=CHAT, actor=ME, action=tap.action, version=priv.version - 1))
+    assert older.key == "stale"
+    await store2.close()

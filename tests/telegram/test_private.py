@@ -186,7 +186,7 @@ async def test_a_played_keyboard_gives_way_at_once_and_a_double_tap_is_told_poli
     # The same button again (a double tap that left the phone before the edit arrived).
     after = h.manager.tables[h.key].version
     again = await h.press(who, msg, first[1])  # type: ignore[arg-type]
-    assert again["text"] == t("tg_already_played")
+    assert again["text"] == t("already_played")
     assert "过期" not in again["text"]
     assert h.manager.tables[h.key].version == after
     assert not h.errors

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.i18n import t
 from bot.table import TableStatus
 
-from .harness import GROUP_ID, USERS, Driver, Harness
+from .harness import GROUP_ID, USERS, Driver, Harness, op_of
 
 
 async def test_restart_mid_hand_resumes_the_table(tmp_path: Path) -> None:
@@ -59,4 +60,41 @@ async def test_restart_mid_hand_resumes_the_table(tmp_path: Path) -> None:
     assert [c for c in after if c.chat_id == GROUP_ID and "result.png" in c.upload_names()]
     assert not h.errors, h.errors
     assert h.manager.tables[h.key].status in (TableStatus.BETWEEN, TableStatus.FINISHED)
+    await h.close()
+
+
+async def restarted_mid_turn(tmp_path: Path) -> tuple[Harness, dict[str, object]]:
+    """老王 and 小李 with four AI seats, someone's turn, then a play from the keyboard."""
+    h = await Harness(tmp_path, seed=12).open()
+    wang, li = USERS[:2]
+    h.fake.opened.update({wang["id"], li["id"]})
+    await h.say(wang, "/gouji")
+    await h.say(li, "/join")
+    await h.say(wang, "/addbot 4")
+    await h.say(wang, "/begin")
+    await h.drain()
+    driver = Driver(h, [wang, li])
+    for _ in range(40):
+        priv = [h.manager.private_snapshot(h.key, str(u["id"])) for u in (wang, li)]
+        turn = next((u for u, p in zip((wang, li), priv, strict=True) if p and p.role == "turn"), None)
+        if turn is not None:
+            return h, turn
+        await driver.step()
+        await h.tick(3.5)
+    raise AssertionError("no human turn came")
+
+
+async def test_a_double_tap_right_after_a_restart_is_already_played(tmp_path: Path) -> None:
+    h, who = await restarted_mid_turn(tmp_path)
+    msg = h.hand_message(who)  # type: ignore[arg-type]
+    play = next(d for t_, d in msg.buttons() if t_.startswith("⚡") or op_of(d) == "x")
+    answer = await h.press(who, msg, play)  # type: ignore[arg-type]
+    assert answer.get("text") != t("stale"), answer
+    version = h.manager.tables[h.key].version
+    await h.restart()
+    # The same button again, from the keyboard the phone still shows.
+    again = await h.press(who, msg, play)  # type: ignore[arg-type]
+    assert again["text"] == t("already_played")
+    assert h.manager.tables[h.key].version == version
+    assert not h.errors, h.errors
     await h.close()

@@ -39,6 +39,8 @@ def act(c: Ctx, cmd: Act) -> Reply:
         c.set_autoplay(seat, False)
         c.notice("autoplay_off", seat=seat)
     c.apply(seat, action)
+    if cmd.version is not None:
+        t.played = (*((s, v) for s, v in t.played if s != seat), (seat, cmd.version))
     st = t.run.state
     if action.kind in PRE_PLAY_ACTIONS and not _chongdian_open(t, seat):
         # A revolter that may still 冲点 keeps its pause (冲点 comes right after 革命).
@@ -61,7 +63,7 @@ def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:
     t, action = c.t, cmd.action
     assert t.run.state is not None
     if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
-        return Reply.no("stale")
+        return Reply.no("already_played" if t.played_from(seat) == cmd.version else "stale")
     if action.kind in DECLARE_ONLY and not t.declare_open:
         if t.run.state.started:
             return Reply.no("declare_closed")

@@ -161,4 +161,5 @@ def private_snapshot(t: Table, seat: int) -> PrivateSnapshot:
         lang=t.settings.lang,
         menu=build_menu(legal_options(st, seat), legal, st.hands[seat - 1]),
         hints=t.settings.hints_on,
+        played=t.played_from(seat),
     )
