@@ -75,10 +75,10 @@ async def restarted_mid_turn(tmp_path: Path) -> tuple[Harness, dict[str, object]
     await h.drain()
     driver = Driver(h, [wang, li])
     for _ in range(40):
-        priv = [h.manager.private_snapshot(h.key, str(u["id"])) for u in (wang, li)]
-        turn = next((u for u, p in zip((wang, li), priv, strict=True) if p and p.role == "turn"), None)
-        if turn is not None:
-            return h, turn
+        for u in (wang, li):
+            priv = h.manager.private_snapshot(h.key, str(u["id"]))
+            if priv is not None and priv.role == "turn":
+                return h, u
         await driver.step()
         await h.tick(3.5)
     raise AssertionError("no human turn came")
