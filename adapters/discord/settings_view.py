@@ -11,14 +11,13 @@ import discord
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import preset_name, t
 from bot.i18n.catalogue import Lang
+from bot.present.labels import LANG_NAMES, setting_label, value_label
 from bot.present.schema import SettingValue, menu_settings, schema
 from bot.table import GroupSettings
 
 from .custom_ids import Ref, settings_cid
 from .items import button, option, select
 from .menus import MORE, page_of
-
-LANG_NAMES = {"zh": "中文", "en": "English"}
 
 
 def editable() -> list[str]:
@@ -45,27 +44,6 @@ def decode_value(name: str, text: str) -> SettingValue | None:
         if encode_value(v) == text:
             return v
     return None
-
-
-def setting_label(name: str, lang: Lang) -> str:
-    spec = schema().get(name)
-    key = spec.help_key if spec is not None else name
-    text = t(key, lang)
-    return name if text == key else text
-
-
-def value_label(name: str, value: SettingValue, lang: Lang) -> str:
-    if isinstance(value, bool):
-        return t("dc_on" if value else "dc_off", lang)
-    if name == "lang":
-        return LANG_NAMES.get(str(value), str(value))
-    if name == "ai_level":
-        return t("ai_level_" + str(value), lang)
-    if name in ("turn_seconds", "move_seconds"):
-        return t("dc_no_limit", lang) if value == 0 else t("dc_seconds", lang, n=value)
-    if name in ("match_hands", "target_score") and value == 0:
-        return t("dc_no_limit", lang)
-    return str(value)
 
 
 def current_value(settings: GroupSettings, name: str) -> SettingValue:
@@ -95,7 +73,7 @@ def changes_text(settings: GroupSettings, lang: Lang) -> str:
         return t("dc_as_preset", lang)
     parts = []
     for name, value in settings.overrides:
-        shown = value_label(name, value, lang) if not isinstance(value, tuple) else str(list(value))
+        shown = value_label(name, value, lang)
         parts.append(f"{setting_label(name, lang)} = {shown}")
     return "; ".join(parts)
 

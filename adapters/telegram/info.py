@@ -5,6 +5,8 @@ from __future__ import annotations
 from bot.engine.rules import make_rules, overrides_of
 from bot.i18n import preset_name, t
 from bot.i18n.catalogue import Lang
+from bot.present.labels import setting_label, value_label
+from bot.present.schema import SettingValue
 from bot.present.stats import leaderboard_lines
 from bot.table import ChatRef, GroupSettings, TableManager
 
@@ -17,7 +19,18 @@ def changes_text(settings: GroupSettings, lang: Lang) -> str:
     changed = overrides_of(make_rules(settings.preset, dict(settings.overrides)))
     if not changed:
         return t("tg_settings_none", lang)
-    return ", ".join(f"{t('sw_' + k, lang)}={v}" for k, v in sorted(changed.items()))
+    return ", ".join(
+        f"{setting_label(k, lang)} = {value_label(k, _setting(v), lang)}"
+        for k, v in sorted(changed.items())
+    )
+
+
+def _setting(value: object) -> SettingValue:
+    """A rule override as the settings labels take it (lists as tuples)."""
+    if isinstance(value, list):
+        return tuple(value)
+    assert isinstance(value, bool | int | str)
+    return value
 
 
 def rules_text(settings: GroupSettings, lang: Lang) -> str:

@@ -17,6 +17,7 @@ from bot.engine.errors import GoujiError
 from bot.engine.rules import PRESET_NAMES, switch_names
 from bot.i18n import preset_name, t
 from bot.i18n.catalogue import Lang
+from bot.present.labels import allowed_label, setting_label, value_label
 from bot.present.schema import SettingValue, schema, spec_of
 from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
 from bot.table.describe import reply_text
@@ -40,14 +41,6 @@ Screen = tuple[str, InlineKeyboardMarkup | None]
 def menu_values(name: str) -> tuple[SettingValue, ...]:
     spec = schema().get(name)
     return spec.menu_values if spec is not None else ()
-
-
-def value_label(value: SettingValue, lang: Lang) -> str:
-    if isinstance(value, bool):
-        return t("tg_on" if value else "tg_off", lang)
-    if isinstance(value, tuple | list):
-        return ",".join(str(v) for v in value)
-    return str(value)
 
 
 def _b(text: str, op: str, *args: object) -> InlineKeyboardButton:
@@ -90,7 +83,13 @@ class SettingsMenu:
             [_value("turn_seconds", seconds, lang, "T"), _value("match_hands", hands, lang, "M")],
             [
                 _value("target_score", target, lang, "G"),
-                _value("ai_fill", value_label(s.ai_fill, lang), lang, "a", 0 if s.ai_fill else 1),
+                _value(
+                    "ai_fill",
+                    value_label("ai_fill", s.ai_fill, lang),
+                    lang,
+                    "a",
+                    0 if s.ai_fill else 1,
+                ),
             ],
             [
                 _value("ai_level", t("ai_level_" + s.ai_level, lang), lang, "A", next_level),
@@ -120,8 +119,8 @@ class SettingsMenu:
             label = t(
                 "tg_set_value",
                 lang,
-                name=t("sw_" + name, lang),
-                v=value_label(getattr(rules, name), lang),
+                name=setting_label(name, lang),
+                v=value_label(name, getattr(rules, name), lang),
             )
             rows.append([_b(label, "w", name)])
         nav = []
@@ -137,17 +136,17 @@ class SettingsMenu:
     def switch(self, s: GroupSettings, name: str) -> Screen:
         lang = s.lang
         current = getattr(s.rules(), name)
-        label = t("sw_" + name, lang)
-        text = t("tg_set_value", lang, name=label, v=value_label(current, lang))
+        label = setting_label(name, lang)
+        text = t("tg_set_value", lang, name=label, v=value_label(name, current, lang))
         values = menu_values(name)
         page = switch_names().index(name) // PER_PAGE
         back = [_b(t("tg_btn_back", lang), "L", page)]
         if not values:
-            allowed = spec_of(name).allowed_text()
+            allowed = allowed_label(spec_of(name), lang)
             text += "\n" + t("tg_set_freeform", lang, name=name, allowed=allowed)
             return text, InlineKeyboardMarkup([back])
         buttons = [
-            _b(_mark(value_label(v, lang), v == current), "v", name, i)
+            _b(_mark(value_label(name, v, lang), v == current), "v", name, i)
             for i, v in enumerate(values)
         ]
         rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]

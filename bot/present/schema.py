@@ -92,9 +92,10 @@ class SettingSpec:
         if len(text) > 200:
             raise self.refuse(text)
         parsed = _parse(self, text)
-        if parsed is None:
-            raise self.refuse(text)
-        return self.validate(parsed)
+        checked = None if parsed is None else _check(self, parsed)
+        if checked is None:
+            raise self.refuse(text)  # quote what was typed, not what it was read as
+        return checked
 
 
 def shown(value: object) -> str:
@@ -103,8 +104,10 @@ def shown(value: object) -> str:
         text = value
     elif isinstance(value, bool | int):
         text = str(value).lower() if isinstance(value, bool) else str(value)
+    elif isinstance(value, list | tuple):
+        text = ",".join(shown(v) for v in value[:16])
     else:
-        text = type(value).__name__
+        text = "?"  # a forged value of another kind: never a Python type's name
     return text if len(text) <= 40 else text[:39] + "…"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..engine.rules import is_preset
 from ..i18n import count_text, preset_name, t
 from ..i18n.catalogue import Lang
+from ..present.labels import allowed_text, setting_label
 from .outputs import Notice, Param, Params, PrivateNote, Reply
 
 MINOR_KEYS = frozenset({"ev_played", "ev_passed", "ev_ranged", "ev_trick_won"})
@@ -23,6 +24,13 @@ def _fill(key: str, params: Params, lang: Lang) -> dict[str, Param]:
     if key in ("count_posted", "count_answer"):
         answer, count = _str(values.get("answer")), _int(values.get("count"))
         values["answer_text"] = count_text(answer, count, lang)
+    switch = _str(values.get("switch"))
+    if key == "bad_switch_value" and switch is not None:
+        # Refusals name the setting and what it accepts in words, in the reader's language.
+        allowed = allowed_text(switch, lang)
+        values["switch"] = setting_label(switch, lang)
+        if allowed is not None:
+            values["allowed"] = allowed
     preset = values.get("preset")
     if is_preset(preset):
         values["preset"] = preset_name(preset, lang)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.table import ChatRef
+from bot.table import Actor, ChangeSettings, ChatRef
 
 from .fakeapi import not_modified, too_many
 from .harness import FORUM_ID, GROUP_ID, USERS, Driver, Harness, max_per_minute
@@ -122,14 +122,14 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     await h.feed(h.fake.command(USERS[5], h.group, "/settings burn_limit 3", sender_chat=h.group))
     assert last_text(h) == t("settings_saved", "en")
     await h.say(wang, "/settings burn_limit lots")
-    assert "burn_limit" in last_text(h) and "0..13" in last_text(h)
+    assert "“lots”" in last_text(h) and "from 0 to 13" in last_text(h)
     await h.say(wang, "/settings no_such_switch 1")
     assert "no_such_switch" in last_text(h)
     # Malformed values get a coded answer, never a crash (issue 9 item 1).
     for command, allowed in [
-        ("/settings tribute_order men,1,point,luo", "men, burn, point, luo"),
-        ("/settings preset [1]", "dagang"),
-        ("/settings burn_limit " + "[" * 3000, "0..13"),
+        ("/settings tribute_order men,1,point,luo", "caught tribute (men)"),
+        ("/settings preset [1]", "(dagang)"),
+        ("/settings burn_limit " + "[" * 3000, "from 0 to 13"),
     ]:
         await h.say(wang, command)
         assert allowed in last_text(h), command
@@ -240,4 +240,36 @@ async def test_a_match_of_ai_seats_stays_within_the_group_budget() -> None:
     assert any("比赛结束" in text for text in h.group_texts())
     assert max_per_minute(calls) <= 20
     assert not h.errors
+    await h.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("zh", ["进贡顺序", "“men,1,point,luo”", "闷贡（men）", "落贡（luo）", "按先后顺序"]),
+        ("en", ["Tribute order", "“men,1,point,luo”", "caught tribute (men)", "in order"]),
+    ],
+)
+async def test_a_settings_error_speaks_the_groups_language_in_words(
+    tmp_path: Path, lang: str, wanted: list[str]
+) -> None:
+    h = await opened(tmp_path, wang)
+    await h.manager.handle(
+        ChangeSettings(
+            chat=ChatRef("tg", str(GROUP_ID)),
+            actor=Actor(str(wang["id"]), "老王", is_admin=True),
+            changes={"lang": lang},
+        )
+    )
+    await h.say(wang, "/settings tribute_order men,1,point,luo")
+    await h.drain()
+    text = last_text(h)
+    assert all(w in text for w in wanted), text
+    # No Python type name, no English list of choices in a Chinese group.
+    assert "tuple" not in text and "a list" not in text
+    await h.say(wang, "/settings hui sometimes")
+    await h.drain()
+    text = last_text(h)
+    label = {"zh": "烩 3（threes）", "en": "3s (threes)"}[lang]
+    assert "“sometimes”" in text and label in text, text
     await h.close()
