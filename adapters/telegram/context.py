@@ -27,10 +27,11 @@ from bot.table import Actor, ChatRef, Clock, TableManager
 from bot.table.cache import BoundedDict
 from bot.table.outputs import Json
 
-from ..bounded import CHATS, USERS, BoundedSet
+from ..bounded import CHATS, USERS
 from ..drawing import Drawer
 from .book import MessageBook
 from .ids import TableIds
+from .reach import Reach
 from .sender import Sender
 from .views import Renderer
 
@@ -85,7 +86,7 @@ class Context:
     # composition root gives it processes.
     draw: Drawer = field(default_factory=Drawer)
     # Every per-user and per-chat fact below is bounded (adapters/bounded.py).
-    dm_ok: BoundedSet[str] = field(default_factory=lambda: BoundedSet(USERS))
+    reach: Reach = field(init=False)  # who the bot may write to privately
     notices: BoundedDict[str, deque[str]] = field(default_factory=lambda: BoundedDict(CHATS))
     group_titles: BoundedDict[int, str] = field(default_factory=lambda: BoundedDict(CHATS))
     # Other relayed replies, by the payload's first key: e.g. "replay" (adapters/telegram/
@@ -98,6 +99,9 @@ class Context:
     _admins: BoundedDict[tuple[int, int], tuple[bool, float]] = field(
         default_factory=lambda: BoundedDict(USERS)
     )
+
+    def __post_init__(self) -> None:
+        self.reach = Reach(self.manager)
 
     @property
     def api(self) -> Bot:
@@ -269,19 +273,21 @@ class Context:
             try:
                 await self.api.send_message(int(user_id), text, reply_markup=markup)
             except Forbidden:
-                self.dm_ok.discard(user_id)
+                self.reach.forget(user_id)
                 log.info("user %s cannot get private messages", user_id)
             return True
 
         self.sender.post(int(user_id), job)
 
-    async def probe_dm(self, user_id: str, text: str) -> bool:
-        """Whether the bot may write to this user; a first greeting doubles as the test."""
-        if user_id in self.dm_ok:
+    async def probe_dm(self, user_id: str, text: str, key: str | None = None) -> bool:
+        """Whether the bot may write to this user; a first greeting doubles as the test
+        (what it shows is kept with the table at ``key``, if any)."""
+        if self.reach.known(user_id, key):
             return True
         try:
             await self.api.send_message(int(user_id), text)
         except (Forbidden, BadRequest):
+            await self.reach.mark(user_id, False, key)
             return False
-        self.dm_ok.add(user_id)
+        await self.reach.mark(user_id, True, key)
         return True

@@ -10,6 +10,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
 from bot.table import (
+    Actor,
     AddBots,
     AskCount,
     ChatRef,
@@ -137,13 +138,16 @@ class GroupCommands:
         if self._anonymous(message):
             self.ctx.say(chat, t("tg_anon_join", lang), reply_to=message.message_id)
             return
-        if await self.ctx.manager.current(chat) is None:
-            self.ctx.say(chat, t("no_table", lang), reply_to=message.message_id)
+        join = Join(chat=chat, actor=actor_of(user), seat=seat)
+        verdict = await self.ctx.manager.check(join)
+        if not verdict.ok:
+            # Nobody is sent to open the bot for a table that cannot take them.
+            self._answer(chat, message, verdict, lang)
             return
-        if not await self.ctx.probe_dm(str(user.id), t("tg_dm_hello", lang)):
+        if not await self.ctx.probe_dm(str(user.id), t("tg_dm_hello", lang), chat.key):
             self._ask_to_start(chat, message, user, lang)
             return
-        reply = await self.ctx.manager.handle(Join(chat=chat, actor=actor_of(user), seat=seat))
+        reply = await self.ctx.manager.handle(join)
         self._answer(chat, message, reply, lang)
 
     async def leave(self, update: Update, _: ContextTypes.DEFAULT_TYPE) -> None:
@@ -270,25 +274,14 @@ class GroupCommands:
         chat = ChatRef.from_key(key)
         lang = await ctx.lang(chat)
         actor = actor_of(user)
-        uid = str(user.id)
         manager = ctx.manager
+        reply: Reply | None
         if press.op == "j":
-            if not await ctx.probe_dm(uid, t("tg_dm_hello", lang)):
-                # Opening the bot through this link sends /start j_<tid>, which seats them.
-                await query.answer(url=ctx.deep_link(f"j_{press.tid}"))
-                return
-            reply = await manager.handle(Join(chat=chat, actor=actor))
+            reply = await self._press_join(query, chat, actor, press.tid)
+        elif press.op == "h":
+            reply = await self._press_hand(query, chat, actor.user_id, press.tid)
         elif press.op == "l":
             reply = await manager.handle(Leave(chat=chat, actor=actor))
-        elif press.op == "h":
-            if manager.private_snapshot(key, uid) is None:
-                await query.answer(t("tg_no_hand", lang))
-                return
-            if uid not in ctx.dm_ok:
-                await query.answer(url=ctx.deep_link(f"h_{press.tid}"))
-                return
-            self.pub.touch_hand(key, uid, fresh=True)
-            reply = Reply.yes("tg_hand_sent")
         elif press.op == "c":
             reply = await manager.handle(AskCount(chat=chat, actor=actor, target=press.seat or 0))
             if reply.ok:
@@ -302,4 +295,35 @@ class GroupCommands:
                 reply = await manager.handle(AddBots(chat=chat, actor=actor, count=1))
             else:
                 reply = await manager.handle(NextHand(chat=chat, actor=actor))
-        await query.answer(reply_text(reply, lang))
+        if reply is not None:  # None: answered already (with a link)
+            await query.answer(reply_text(reply, lang))
+
+    async def _press_join(
+        self, query: CallbackQuery, chat: ChatRef, actor: Actor, tid: str
+    ) -> Reply | None:
+        """[加入]: seated at once when the bot may write to them, else sent to open it —
+        only while the table can take them (a forged press mid-match gets no probe and
+        no start link, just the table's refusal)."""
+        join = Join(chat=chat, actor=actor)
+        verdict = await self.ctx.manager.check(join)
+        if not verdict.ok:
+            return verdict
+        lang = await self.ctx.lang(chat)
+        if not await self.ctx.probe_dm(actor.user_id, t("tg_dm_hello", lang), chat.key):
+            # Opening the bot through this link sends /start j_<tid>, which seats them.
+            await query.answer(url=self.ctx.deep_link(f"j_{tid}"))
+            return None
+        return await self.ctx.manager.handle(join)
+
+    async def _press_hand(
+        self, query: CallbackQuery, chat: ChatRef, uid: str, tid: str
+    ) -> Reply | None:
+        """[我的牌]: the hand posted again (the bot knows, across restarts too, whether it
+        may write to them), else the link that opens the bot."""
+        if self.ctx.manager.private_snapshot(chat.key, uid) is None:
+            return Reply.no("tg_no_hand")
+        if not self.ctx.reach.known(uid, chat.key):
+            await query.answer(url=self.ctx.deep_link(f"h_{tid}"))
+            return None
+        self.pub.touch_hand(chat.key, uid, fresh=True)
+        return Reply.yes("tg_hand_sent")

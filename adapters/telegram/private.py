@@ -56,7 +56,7 @@ class PrivateChat:
         if message is None or user is None or message.chat.type != ChatType.PRIVATE:
             return
         uid = str(user.id)
-        self.ctx.dm_ok.add(uid)  # they opened the chat: the bot may write now
+        await self.ctx.reach.mark(uid, True)  # they opened the chat: the bot may write now
         payload = (context.args or [""])[0]
         kind, _, tid = payload.partition("_")
         key = await self.ctx.ids.resolve(tid) if kind in ("j", "h") and TID_RE.match(tid) else None
@@ -70,6 +70,7 @@ class PrivateChat:
             return
         chat = ChatRef.from_key(key)
         lang = await self.ctx.lang(chat)
+        await self.ctx.reach.mark(uid, True, key)
         if kind == "h":
             if self.ctx.manager.private_snapshot(key, uid) is None:
                 self.ctx.tell(uid, t("tg_no_hand", lang))

@@ -321,7 +321,7 @@ class Publisher:
                 return False
             await self._edit(ref, shown, "hand.png", ctx.renderer.hand, priv, snap.names)
         except Forbidden:
-            ctx.dm_ok.discard(user)
+            await ctx.reach.mark(user, False, key)
             self._tell_group_blocked(snap, user)
         except BadRequest as err:
             if not _gone(err):
@@ -340,7 +340,7 @@ class Publisher:
             reply_markup=shown.markup,
             filename="hand.png",
         )
-        ctx.dm_ok.add(priv.user_id)
+        await ctx.reach.mark(priv.user_id, True, snap.key)
         await ctx.book.set_hand(snap.key, priv.user_id, shown.ref(msg, snap))
 
     def _retire_hand(self, key: str, user: str) -> None:

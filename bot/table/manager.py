@@ -23,7 +23,7 @@ from ..engine.game import apply, new_hand
 from ..store import HandWrite, PlayerStats, Store, TableWrite
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
-from .commands import ChangeSettings, Command
+from .commands import ChangeSettings, Command, Join
 from .core import (
     Config,
     Env,
@@ -372,6 +372,16 @@ class TableManager:
             self._drop_lock(key)
         await self._publish(result.outs)
         return Reply.yes("settings_saved") if changed is not None else result.reply
+
+    async def check(self, cmd: Join) -> Reply:
+        """What the table would answer to this join, changing nothing: an adapter asks
+        before it sends someone to open the bot (no start link for a table that cannot
+        take them, e.g. one already playing)."""
+        settings = await self.group_settings(cmd.chat)
+        async with self.lock(cmd.chat.key):
+            table = await self._get(cmd.chat.key)
+            env = Env(self.clock.now(), settings, self.config, self.policy_of(settings))
+            return step(table, cmd, env).reply
 
     # -- timers -----------------------------------------------------------------------
     async def poll_timers(self) -> None:

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from adapters.telegram.callback import ActPress, encode
+from adapters.telegram.callback import ActPress, GroupPress, encode
 from bot.i18n import t
 from bot.table import Actor, ChangeSettings, ChatRef
 
@@ -190,4 +190,25 @@ async def test_a_played_keyboard_gives_way_at_once_and_a_double_tap_is_told_poli
     assert "过期" not in again["text"]
     assert h.manager.tables[h.key].version == after
     assert not h.errors
+    await h.close()
+
+
+async def test_a_forged_join_press_mid_match_gets_no_probe_and_no_link() -> None:
+    h = await playing()
+    stranger = USERS[4]  # never opened the bot
+    tid = h.bot.ctx.ids.tid(h.key)
+    assert tid is not None
+    before = len(h.fake.calls)
+    answer = await h.press(stranger, h.table_message(), encode(GroupPress(tid, "j")))
+    assert "url" not in answer and answer["text"] == t("match_in_progress"), answer
+    await h.drain()
+    # Nothing was sent to the stranger (no greeting as a probe), nor about them.
+    assert not [c for c in h.fake.calls[before:] if c.chat_id == stranger["id"]]
+    assert not [c for c in h.fake.sends_to(GROUP_ID)[-3:] if "start=j_" in str(c.params)]
+    # /join mid-match: the same refusal, no start link.
+    await h.say(stranger, "/join")
+    await h.drain()
+    last = h.fake.in_chat(GROUP_ID)[-1]
+    assert last.text == t("match_in_progress") and not last.buttons()
+    assert not [c for c in h.fake.calls[before:] if c.chat_id == stranger["id"]]
     await h.close()

@@ -98,3 +98,25 @@ async def test_a_double_tap_right_after_a_restart_is_already_played(tmp_path: Pa
     assert h.manager.tables[h.key].version == version
     assert not h.errors, h.errors
     await h.close()
+
+
+async def test_my_cards_after_a_restart_posts_the_hand_again(tmp_path: Path) -> None:
+    h, _ = await restarted_mid_turn(tmp_path)
+    li = USERS[1]
+    first = h.hand_message(li)
+    await h.restart()
+    mine = h.table_message().button(lambda t_, d: d.endswith(":h"))
+    answer = await h.press(li, h.table_message(), mine)
+    # The bot wrote to 小李 before the restart: the hand comes again, not a start link.
+    assert "url" not in answer and answer["text"] == t("tg_hand_sent"), answer
+    await h.drain()
+    assert h.hand_message(li).message_id > first.message_id
+    # Someone whose private chat fails is still sent to the bot's start link.
+    h.fake.opened.discard(li["id"])
+    await h.press(li, h.table_message(), mine)
+    await h.drain()
+    await h.restart()
+    answer = await h.press(li, h.table_message(), mine)
+    assert "start=h_" in answer.get("url", ""), answer
+    assert not h.errors, h.errors
+    await h.close()
