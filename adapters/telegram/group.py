@@ -31,6 +31,7 @@ from .context import Context, actor_of
 from .info import rules_text, score_text, stats_text
 from .keyboards import link_keyboard
 from .publisher import Publisher
+from .refusals import Refusals
 from .settings_menu import SettingsMenu
 
 log = logging.getLogger(__name__)
@@ -62,19 +63,35 @@ class GroupCommands:
         # would be a second sender in the group, outside its budget).
         ctx.relayed_kinds["repost"] = self._relayed_repost
         ctx.relayed_kinds["line"] = self._relayed_line
+        self.refusals = Refusals(ctx, self._line)
 
     # -- helpers ---------------------------------------------------------------------------
     def _answer(self, chat: ChatRef, message: Message, reply: Reply, lang: Lang) -> None:
         if reply.ok and reply.key in SILENT_OK:
             return  # the table message or a notice shows it
+        user = message.from_user
         if reply.ok and reply.key in LOBBY_LINES:
-            user = message.from_user
             name = user.full_name if user is not None else ""
-            line = f"{name} · {reply_text(reply, lang)}"
-            if not self.ctx.relay(chat, {"line": line}):
-                self.pub.table_line(chat.key, line)
+            self._line(chat, f"{name} · {reply_text(reply, lang)}")
+            return
+        if not reply.ok and user is not None:
+            self.refuse(chat, message, reply_text(reply, lang), lang)
             return
         self.ctx.say(chat, reply_text(reply, lang), reply_to=message.message_id)
+
+    def refuse(self, chat: ChatRef, message: Message, text: str, lang: Lang) -> None:
+        """A refusal anyone can trigger at will: privately, or once a hand in the group
+        (adapters/telegram/refusals.py)."""
+        user = message.from_user
+        if user is None:
+            self.ctx.say(chat, text, reply_to=message.message_id)
+            return
+        self.refusals.refuse(chat, user, text, lang, message.message_id)
+
+    def _line(self, chat: ChatRef, line: str) -> None:
+        """A line under the table picture, added by the chat's one sender."""
+        if not self.ctx.relay(chat, {"line": line}):
+            self.pub.table_line(chat.key, line)
 
     async def _admin(self, message: Message, user: User) -> bool:
         sender_chat = message.sender_chat.id if message.sender_chat else None
@@ -133,10 +150,10 @@ class GroupCommands:
         args = context.args or []
         seat = _int_arg(args, 1, 6) if args else None
         if args and seat is None:
-            self.ctx.say(chat, t("bad_seat", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("bad_seat", lang), lang)
             return
         if self._anonymous(message):
-            self.ctx.say(chat, t("tg_anon_join", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("tg_anon_join", lang), lang)
             return
         join = Join(chat=chat, actor=actor_of(user), seat=seat)
         verdict = await self.ctx.manager.check(join)
@@ -161,7 +178,7 @@ class GroupCommands:
         args = context.args or []
         count = _int_arg(args, 1, 5) if args else 1
         if count is None:
-            self.ctx.say(chat, t("tg_usage_addbot", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("tg_usage_addbot", lang), lang)
             return
         actor = actor_of(user, await self._admin(message, user))
         reply = await self.ctx.manager.handle(AddBots(chat=chat, actor=actor, count=count))
@@ -175,7 +192,7 @@ class GroupCommands:
         args = context.args or []
         seat = _int_arg(args, 1, 6) if args else None
         if args and seat is None:
-            self.ctx.say(chat, t("tg_usage_removebot", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("tg_usage_removebot", lang), lang)
             return
         reply = await self.ctx.manager.handle(RemoveBot(chat=chat, actor=actor_of(user), seat=seat))
         self._answer(chat, message, reply, lang)
@@ -205,7 +222,7 @@ class GroupCommands:
         message, user, chat, lang = where
         target = _int_arg(context.args or [], 1, 6)
         if target is None:
-            self.ctx.say(chat, t("tg_usage_count", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("tg_usage_count", lang), lang)
             return
         reply = await self.ctx.manager.handle(
             AskCount(chat=chat, actor=actor_of(user), target=target)
@@ -218,7 +235,7 @@ class GroupCommands:
             return
         message, user, chat, lang = where
         if not await self._admin(message, user):
-            self.ctx.say(chat, t("not_admin", lang), reply_to=message.message_id)
+            self.refuse(chat, message, t("not_admin", lang), lang)
             return
         args = context.args or []
         if not args:

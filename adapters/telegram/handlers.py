@@ -129,7 +129,7 @@ class Router:
         if message.chat.type in GROUP_TYPES:
             chat = chat_of(message)
             lang = await self.ctx.lang(chat)
-            self.ctx.say(chat, t("unknown_command", lang), reply_to=message.message_id)
+            self.group.refuse(chat, message, t("unknown_command", lang), lang)
         elif update.effective_user is not None:
             user = update.effective_user
             name = command[1:].partition("@")[0].lower()

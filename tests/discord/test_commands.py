@@ -98,3 +98,19 @@ async def test_match_commands(harness: Harness) -> None:
     assert any("比赛结束" in m.content for m in h.fake.channel_messages())
     table = h.fake.table_message()
     assert find(table, "gj:t:", "new") is not None
+
+
+async def test_a_spectators_six_counts_cost_the_channel_nothing(harness: Harness) -> None:
+    """Refusals are ephemeral answers to the interaction: none spends the channel's budget
+    (and the table's edits never wait behind them)."""
+    h = harness
+    h.settings(turn_seconds=0)
+    await h.slash(ADMIN, "new")
+    await h.slash(ADMIN, "start")
+    await h.tick(1.0)
+    writes = len(h.fake.channel_writes())
+    for seat in (1, 2, 3, 3, 3, 4):
+        p = await h.slash(ALICE, "count", seat=seat)
+        assert h.replies(p) == ["你不在这张牌桌上。"]
+    await h.tick(5.0)
+    assert len(h.fake.channel_writes()) == writes

@@ -103,10 +103,13 @@ async def test_stale_and_duplicate_presses_never_apply_twice(make_manager, clock
     presses = [Act(chat=CHAT, actor=ME, action=action, version=priv.version) for _ in range(12)]
     replies = await asyncio.gather(*(m.handle(p) for p in presses))
     assert sum(r.ok for r in replies) == 1
-    assert {r.key for r in replies if not r.ok} == {"stale"}
+    # The same press again from the keyboard that played is a double tap.
+    assert {r.key for r in replies if not r.ok} == {"already_played"}
     assert [a for s, a in t.log[n_before:] if s == 1] == [action]
     old = await m.handle(Act(chat=CHAT, actor=ME, action=action, version=priv.version))
-    assert not old.ok and old.key == "stale"
+    assert not old.ok and old.key == "already_played"
+    older = await m.handle(Act(chat=CHAT, actor=ME, action=action, version=priv.version - 1))
+    assert not older.ok and older.key == "stale"
 
 
 async def test_illegal_play_is_refused_with_engine_code(make_manager, clock) -> None:  # type: ignore[no-untyped-def]

@@ -36,21 +36,24 @@ async def test_commands_with_the_bot_suffix_and_polite_errors() -> None:
     # Sitting down is a line in the table message, not a reply of its own.
     assert not [m for m in h.fake.in_chat(GROUP_ID) if m.text == t("joined", seat=2)]
     assert f"小李 · {t('joined', seat=2)}" in (h.table_message().caption or "")
-    await h.say(li, "/join")
-    assert last_text(h) == t("already_seated", seat=2)
-    await h.say(li, "/count x")
-    assert last_text(h) == t("tg_usage_count")
-    await h.say(li, "/count 9")
-    assert last_text(h) == t("tg_usage_count")
-    await h.say(li, "/addbot many")
-    assert last_text(h) == t("tg_usage_addbot")
-    await h.say(li, "/removebot 0")
-    assert last_text(h) == t("tg_usage_removebot")
-    await h.say(li, "/count 3")
-    assert last_text(h) == t("not_playing")
-    await h.say(li, "/frobnicate")
-    assert last_text(h) == t("unknown_command")
+    # Refusals go to the person's private chat (the bot may write to 小李): the group's
+    # budget is for the table.
     sent = len(h.fake.sends_to(GROUP_ID))
+
+    async def refused(command: str, text: str) -> None:
+        await h.say(li, command)
+        await h.drain()
+        assert last_text(h, li["id"]) == t("tg_refused_in", group="够级群", text=text), command
+
+    await refused("/join", t("already_seated", seat=2))
+    await refused("/count x", t("tg_usage_count"))
+    await refused("/count 9", t("tg_usage_count"))  # the same again: not repeated
+    assert len([m for m in h.fake.in_chat(li["id"]) if t("tg_usage_count") in (m.text or "")]) == 1
+    await refused("/addbot many", t("tg_usage_addbot"))
+    await refused("/removebot 0", t("tg_usage_removebot"))
+    await refused("/count 3", t("not_playing"))
+    await refused("/frobnicate", t("unknown_command"))
+    assert len(h.fake.sends_to(GROUP_ID)) == sent
     await h.say(li, "/frobnicate@some_other_bot")
     await h.say(li, "/join@some_other_bot")
     assert len(h.fake.sends_to(GROUP_ID)) == sent, "commands for another bot are ignored"
@@ -88,7 +91,9 @@ async def test_settings_for_admins_only(tmp_path: Path) -> None:
     await h.say(wang, "/gouji")
     # A non-admin is refused politely, by command and by button.
     await h.say(li, "/settings")
-    assert last_text(h) == t("not_admin")
+    await h.drain()
+    # (The bot has not written to 小李 yet: a line under the table, not a message.)
+    assert f"小李 · {t('not_admin')}" in (h.table_message().caption or "")
     group_calls = len(h.fake.sends_to(GROUP_ID))
     await h.say(wang, "/settings")
     await h.drain()

@@ -208,7 +208,37 @@ async def test_a_forged_join_press_mid_match_gets_no_probe_and_no_link() -> None
     # /join mid-match: the same refusal, no start link.
     await h.say(stranger, "/join")
     await h.drain()
-    last = h.fake.in_chat(GROUP_ID)[-1]
-    assert last.text == t("match_in_progress") and not last.buttons()
+    assert t("match_in_progress") in (h.table_message().caption or "")
+    assert not [c for c in h.fake.calls[before:] if "start=j_" in str(c.params)]
     assert not [c for c in h.fake.calls[before:] if c.chat_id == stranger["id"]]
+    await h.close()
+
+
+async def test_a_spectators_six_counts_cost_the_group_at_most_one_call() -> None:
+    h = await playing()  # no turn timer: nothing else moves the table meanwhile
+    stranger = USERS[4]  # never opened the bot
+    await h.drain()
+    before = len(h.fake.sends_to(GROUP_ID))
+    for target in (1, 2, 3, 3, 3, 4):
+        await h.say(stranger, f"/count {target}")
+        await h.tick(1.0)
+    await h.drain()
+    group = h.fake.sends_to(GROUP_ID)[before:]
+    assert len(group) <= 1, [c.method for c in group]
+    # The one call is the table message, showing the refusal under the picture.
+    assert t("not_seated") in (h.table_message().caption or "")
+    # Someone the bot can write to is answered privately: nothing in the group.
+    h.fake.opened.add(stranger["id"])
+    await h.feed(h.fake.start(stranger))
+    await h.tick(61.0)  # past the cool-down of the answer given in the group
+    await h.drain()
+    before = len(h.fake.sends_to(GROUP_ID))
+    for target in (1, 2, 3, 3, 3, 4):
+        await h.say(stranger, f"/count {target}")
+        await h.tick(1.0)
+    await h.drain()
+    assert h.fake.sends_to(GROUP_ID)[before:] == []
+    private = [m for m in h.fake.in_chat(stranger["id"]) if t("not_seated") in (m.text or "")]
+    assert len(private) == 1, "the same refusal again is not repeated"
+    assert not h.errors
     await h.close()
