@@ -12,9 +12,11 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.table import TableManager
+from bot.i18n import use_wording, wording
+from bot.table import Out, TableManager
 
 from ..drawing import Drawer
 from ..web.config import WebConfig
@@ -33,9 +35,18 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
+class GoujiTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Every slash command's task speaks Discord's words (/gouji replay, 本服) where a
+        shared text names Telegram's (bot.i18n.use_wording)."""
+        use_wording("dc")
+        return True
+
+
 class GoujiClient(commands.Bot):
     def __init__(self, owner: DiscordBot, **options: Any) -> None:
         super().__init__(
+            tree_cls=GoujiTree,
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
@@ -92,9 +103,15 @@ class DiscordBot:
         # A drawer it was given is shared (adapters/main.py: with the Telegram bot), and
         # ends with the process; one it made itself it closes when it stops.
         self._own_drawer = drawer is None
-        manager.subscribe(self.sender.on_out)
+        manager.subscribe(self._on_out)
         self._installed = False
         self._gateway: asyncio.Task[None] | None = None
+
+    async def _on_out(self, out: Out) -> None:
+        """The manager's outputs, laid out in Discord's own words (``wording``): the
+        manager calls every front end in the task that made the output."""
+        with wording("dc"):
+            await self.sender.on_out(out)
 
     async def install(self) -> None:
         """Commands, persistent buttons and translations (once; called by setup_hook)."""

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine.rules import PRESET_NAMES
-from bot.i18n import has_text, preset_name, t
+from bot.i18n import has_text, preset_name, t, use_wording
 from bot.i18n.catalogue import Lang
 from bot.present.stats import leaderboard_lines
 from bot.table import (
@@ -245,7 +245,9 @@ class Controller:
 
     # -- components ---------------------------------------------------------------------------
     async def check(self, interaction: discord.Interaction[Any], cid: Cid | None) -> bool:
-        """Only a seat's player may use its private controls; only admins the settings."""
+        """Only a seat's player may use its private controls; only admins the settings.
+        (First of a component's work in its task: from here on it speaks Discord's words.)"""
+        use_wording("dc")
         if cid is None:
             return True
         if cid.kind in SEAT_KINDS:
@@ -310,6 +312,7 @@ class Controller:
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Components none of our items claimed (foreign or mangled ids) get a polite no."""
+        use_wording("dc")
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = custom_id_of(interaction)

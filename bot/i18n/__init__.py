@@ -13,6 +13,8 @@ from .texts import (
     preset_name,
     t,
     tribute_kind,
+    use_wording,
+    wording,
 )
 
 __all__ = [
@@ -30,4 +32,6 @@ __all__ = [
     "set_strict",
     "t",
     "tribute_kind",
+    "use_wording",
+    "wording",
 ]

@@ -6,10 +6,42 @@ front end's own domain); see :mod:`bot.i18n.catalogue` and docs/i18n.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ..engine.rules import PresetName
 from .catalogue import LANGS, Lang, find, text
+
+# The front end whose own wording of a shared text is preferred in this task (see
+# ``use_wording``); None: the shared texts as they are.
+_WORDING: ContextVar[str | None] = ContextVar("gouji_wording", default=None)
+
+
+def use_wording(prefix: str | None) -> None:
+    """From here on in this task (and the tasks it starts), a shared text ``key`` is shown
+    as the front end's own ``<prefix>_<key>`` where its domain has one: a shared text
+    names Telegram's commands and words (/replay, 本群), Discord's its own (/gouji replay,
+    本服). A front end calls it where its work begins (an interaction, an output)."""
+    _WORDING.set(prefix)
+
+
+@contextmanager
+def wording(prefix: str | None) -> Iterator[None]:
+    """``use_wording`` for a block only: for a front end's work done in another's task
+    (the manager hands every front end each output in the task that made it)."""
+    token = _WORDING.set(prefix)
+    try:
+        yield
+    finally:
+        _WORDING.reset(token)
+
+
+def _reworded(key: str, lang: Lang) -> str | None:
+    prefix = _WORDING.get()
+    own = f"{prefix}_{key}" if prefix is not None else None
+    return own if own is not None and find(own, lang) is not None else None
 
 
 def error_text(code: str, params: dict[str, Any] | None = None, lang: Lang = "zh") -> str:
@@ -20,6 +52,9 @@ def error_text(code: str, params: dict[str, Any] | None = None, lang: Lang = "zh
     the parameter ``reason``, keyed by its value (``rang_not_allowed.lead``).
     """
     params = dict(params or {})
+    own = _reworded(code, lang)
+    if own is not None:
+        return text(own, lang, None, params)
     # A card given in notation also comes as its name ("B" -> "a big joker": context card).
     card = params.get("card")
     if isinstance(card, str) and find(card, lang, "card") is not None:
@@ -35,6 +70,7 @@ def error_text(code: str, params: dict[str, Any] | None = None, lang: Lang = "zh
 
 def t(key: str, lang: Lang = "zh", **params: Any) -> str:
     """A UI text; a key that is not a UI text may be an error code."""
+    key = _reworded(key, lang) or key
     if find(key, lang) is None and find(key, lang, "error") is not None:
         return error_text(key, params, lang)
     return text(key, lang, None, params)
@@ -87,4 +123,6 @@ __all__ = [
     "preset_name",
     "t",
     "tribute_kind",
+    "use_wording",
+    "wording",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -105,10 +106,10 @@ async def test_stale_and_foreign_presses_are_refused(stored: Harness) -> None:
     old = button(msg, "▶")
     before = copy.deepcopy(msg)  # a client still showing the first view
     foreign = await h.press(BOB, msg, old)
-    assert replies(h, foreign)[-1] == t("rec_not_yours")
+    assert replies(h, foreign)[-1] == t("dc_rec_not_yours")
     await h.press(ALICE, msg, old)
     stale = await h.press(ALICE, before, old)  # the button of the view before the move
-    assert replies(h, stale)[-1] == t("rec_stale")
+    assert replies(h, stale)[-1] == t("dc_rec_stale")
     assert len(stepper(h).versions) == 2
 
 
@@ -123,3 +124,40 @@ async def test_a_hand_in_play_is_refused_and_why_answers(stored: Harness) -> Non
     assert replies(h, answer)[-1].startswith("第 1 轮为什么结束")
     nothing = await h.slash(BOB, "replay", id=7)
     assert replies(h, nothing)[-1] == t("rec_no_such_hand", number=7)
+
+
+TELEGRAM_WORDS = re.compile(
+    r"本群|(?<!gouji )/(replay|why|join|addbot|removebot|count|settings|begin|leave|help|stats)\b"
+    r"|/gouji(?! [a-z])"
+)
+
+
+def shown_texts(h: Harness) -> list[str]:
+    """Every text the bot sent to Discord: message contents, embeds, replies."""
+    texts = []
+    for call in h.fake.calls:
+        payload = call.payload if isinstance(call.payload, dict) else {}
+        data = payload.get("data") if isinstance(payload.get("data"), dict) else payload
+        for field_ in ("content",):
+            value = data.get(field_)
+            if isinstance(value, str):
+                texts.append(value)
+    return texts
+
+
+async def test_every_text_on_discord_names_discords_commands(stored: Harness) -> None:
+    h = stored
+    await play_one_hand(h, hands=2)
+    await h.slash(ALICE, "history")
+    await h.slash(ALICE, "replay")
+    msg = stepper(h)
+    await h.press(BOB, msg, button(msg, "▶"))  # someone else's replay
+    await h.slash(BOB, "why", id=1, step=1, seat=2)  # a seat without cards
+    await h.slash(BOB, "replay", id=0)
+    await h.slash(BOB, "stop")  # not the creator
+    await h.slash(ADMIN, "new")  # the table again
+    await h.tick(15)
+    texts = shown_texts(h)
+    assert any("/gouji replay" in x for x in texts), texts
+    wrong = [x for x in texts if TELEGRAM_WORDS.search(x)]
+    assert not wrong, wrong
