@@ -8,7 +8,8 @@ the real Telegram adapter (PTB's Application on the in-process fake Bot API of
   after the private keyboard shows it, then one tap every half second. The lobby first
   goes through the chatter that used to freeze the table (a join link, three /join
   replies, the settings menu), the bot restarts in the middle of the first hand, and
-  someone asks 报户 right after /begin and again every 17 seconds;
+  someone asks 报户 right after /begin and again every 17 seconds; run twice: with a
+  clean restart, and with a hard kill (nothing stopped, flushed or closed: kill -9);
 * **one human and five AI seats** that answer instantly.
 
 Each human decides with the heuristic AI policy — except that, like a person with a plan
@@ -23,7 +24,9 @@ The last lines are ``<name> <value> <unit>`` figures (the worse of the two scena
 * ``group_max_calls_60s`` — most group sends and edits in any rolling 60 s (restart
   included);
 * ``table_staleness_p95`` / ``_max`` — seconds from an accepted play to the group table
-  message showing a state that includes it;
+  message showing a state that includes it (worst scenario), and the same for the
+  six-human runs with a restart (``_restart``) and with a hard kill (``_kill``); a
+  ``budget:`` line per six-human run shows what the 20 calls a minute allow the table;
 * ``count_answer_max`` — seconds from a 报户 request to its answer in the group;
 * ``taps_per_action_median`` — button taps per accepted human action;
 * ``taps_per_play_median`` — the same for plays and burns alone (passes left out);
@@ -48,11 +51,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adapters.telegram.callback import ActPress, BadPayload, decode
+from adapters.telegram.sender import GROUP_LIMIT, GROUP_RESERVE
 from bot.ai import HeuristicPolicy
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import NOTATION, Counts
 from bot.engine.state import Phase
 from bot.present.playmenu import play_of
+from bot.store import Store
 from bot.table import Notice, Out, TableChanged, TableStatus
 from bot.table.core.views import PRE_PLAY_ACTIONS
 from tests.telegram.fakeapi import FakeTelegram, Message
@@ -302,11 +307,16 @@ class Figures:
     double_taps: int = 0
     own_taps: list[int] = field(default_factory=list)
     play_taps: list[int] = field(default_factory=list)
+    table_calls: int = 0  # group calls that showed the table (posts and edits)
+    other_calls: int = 0  # every other group call (报户 answers, results, replies)
+    minutes: float = 0.0  # from the first group call to the last
 
 
 class Scenario:
-    def __init__(self, name: str, db: Path, seed: int, humans: int) -> None:
+    def __init__(self, name: str, db: Path, seed: int, humans: int, kill: bool = False) -> None:
         self.name = name
+        self.kill = kill  # the restart is a hard kill
+        self.abandoned: list[Store | None] = []
         self.h = Harness(db, seed=seed)
         self.fake = RecordingTelegram(self.h.clock)
         self.fake.add_group(GROUP_ID, "够级群")
@@ -325,8 +335,27 @@ class Scenario:
         self.h.manager.subscribe(self.watch.on_out)
 
     async def restart(self) -> None:
-        await self.h.restart()
+        if self.kill:
+            await self._kill()
+        else:
+            await self.h.restart()
         self.h.manager.subscribe(self.watch.on_out)
+
+    async def _kill(self) -> None:
+        """A hard kill (kill -9): nothing is stopped, flushed or closed — the old bot's
+        queued messages and edits are simply lost — and a new process starts on the same
+        database file."""
+        h = self.h
+        self.abandoned.append(h.store)
+        await h.open()
+        await h.manager.load()
+        await h.bot.pump()
+
+    async def close(self) -> None:
+        await self.h.close()
+        for store in self.abandoned:  # what the kill left open (files, a connection)
+            if store is not None:
+                await store.close()
 
     async def tick(self) -> None:
         await self.h.tick(STEP)
@@ -452,6 +481,11 @@ class Scenario:
         fig = self.fig
         group = self.fake.sends_to(GROUP_ID)
         fig.group_max = max_per_minute(group)
+        table_times = {at for at, _ in self.watch.shown}
+        fig.table_calls = sum(1 for c in group if c.at in table_times)
+        fig.other_calls = len(group) - fig.table_calls
+        if group:
+            fig.minutes = (max(c.at for c in group) - min(c.at for c in group)) / 60.0
         fig.staleness = self.watch.staleness(self.h.clock.now())
         answers = self.answers()
         fig.count_waits = [
@@ -467,9 +501,9 @@ class Scenario:
         return fig
 
 
-async def run(name: str, humans: int, hands: int, seed: int) -> Figures:
+async def run(name: str, humans: int, hands: int, seed: int, kill: bool = False) -> Figures:
     with tempfile.TemporaryDirectory() as tmp:
-        sc = Scenario(name, Path(tmp), seed, humans)
+        sc = Scenario(name, Path(tmp), seed, humans, kill)
         await sc.open()
         try:
             # The bot has been up a while: start past its first minute.
@@ -480,7 +514,7 @@ async def run(name: str, humans: int, hands: int, seed: int) -> Figures:
                 await sc.lobby_one()
             await sc.play(hands, restart_at=40 if humans == 6 else None, asking=humans == 6)
         finally:
-            await sc.h.close()
+            await sc.close()
         return sc.finish()
 
 
@@ -488,6 +522,27 @@ def p95(values: list[float]) -> float:
     if len(values) < 2:
         return values[0] if values else 0.0
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+def budget_arithmetic(f: Figures) -> None:
+    """What the group's budget allows the table: Telegram's 20 calls a minute (one kept
+    for urgent messages), less the calls that are not the table's, leaves one table edit
+    every ``interval`` seconds. A play lands at a random moment between two edits, so it
+    waits up to one interval for the next (p95 about 0.95 of it), plus the edit's own
+    round trip."""
+    if f.minutes <= 0:
+        return
+    others = f.other_calls / f.minutes
+    share = GROUP_LIMIT - GROUP_RESERVE - others
+    interval = 60.0 / max(1.0, share)
+    print(
+        f"[{f.name}] budget: {GROUP_LIMIT} calls/60 s - {GROUP_RESERVE} kept - "
+        f"{others:.1f}/min not the table's ({f.other_calls} over {f.minutes:.1f} min) "
+        f"= {share:.1f} table edits/min at most -> one every {interval:.1f} s; "
+        f"a play waits for the next edit: p95 >= {0.95 * interval:.1f} s, worst >= "
+        f"{interval:.1f} s (+ the edit's round trip); measured "
+        f"{f.table_calls / f.minutes:.1f} table calls/min"
+    )
 
 
 def report(figs: list[Figures]) -> None:
@@ -505,10 +560,15 @@ def report(figs: list[Figures]) -> None:
             f"first lead waits {[round(w, 1) for w in f.lead_waits]} s (and "
             f"{[round(w, 1) for w in f.declare_waits]} s where a person could declare)"
         )
+    for f in figs[:2]:
+        budget_arithmetic(f)
     every_tap = [x for f in figs for x in f.taps]
     print(f"group_max_calls_60s {max(f.group_max for f in figs)} calls")
     print(f"table_staleness_p95 {max(p95(f.staleness) for f in figs):.1f} s")
     print(f"table_staleness_max {max(max(f.staleness, default=0) for f in figs):.1f} s")
+    for tag, f in (("restart", figs[0]), ("kill", figs[1])):
+        print(f"table_staleness_p95_{tag} {p95(f.staleness):.1f} s")
+        print(f"table_staleness_max_{tag} {max(f.staleness, default=0):.1f} s")
     waits = [w for f in figs for w in f.count_waits]
     print(f"count_answer_max {max(waits, default=0):.1f} s")
     print(f"taps_per_action_median {statistics.median(every_tap) if every_tap else 0:.1f} taps")
@@ -519,7 +579,8 @@ def report(figs: list[Figures]) -> None:
 
 async def main(hands: int, seed: int) -> None:
     figs = [
-        await run("six humans", 6, hands, seed),
+        await run("six humans, a restart", 6, hands, seed),
+        await run("six humans, a hard kill", 6, hands, seed, kill=True),
         await run("one human + five AI", 1, hands, seed),
     ]
     report(figs)

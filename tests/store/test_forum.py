@@ -140,7 +140,7 @@ async def run(
     poll in turn first and send, until every message is out and every sender idle."""
     for second in range(600):
         for worker, topic, who in commands[2 * second : 2 * second + 2]:
-            await worker.say(who, "/join", topic)
+            await worker.say(who, "/rules", topic)
         await tick(workers, clock, second % 2, polling)
         busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
         if 2 * second >= len(commands) and not busy and not await unsent(workers[0].store):
@@ -158,7 +158,8 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
     try:
         w1, w2 = workers
         # A table in each topic (the group budget's memory lives with the tables), each
-        # opened on one worker; then refusals (a second /join of a seated player): first
+        # opened on one worker; then replies (/rules: refusals now go to the person's
+        # private chat, so they no longer fill the group's budget): first
         # FIRST, each topic's landing on both workers; then, while the group's last minute
         # is still full, 14 more on the worker that was not sending, while the other one
         # stops polling (so the group changes hands: whether it would otherwise depends
@@ -181,7 +182,7 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
             await worker.manager.drain()
         calls = fake.sends_to(FORUM_ID)
         refusals = [
-            m.thread_id for m in fake.in_chat(FORUM_ID) if m.text == t("already_seated", seat=1)
+            m.thread_id for m in fake.in_chat(FORUM_ID) if (m.text or "").startswith(t("tg_rules"))
         ]
         each = (FIRST + 14) // 2
         assert sorted(refusals) == [TOPICS[0]] * each + [TOPICS[1]] * each  # each once

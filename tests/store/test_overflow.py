@@ -73,11 +73,12 @@ async def test_a_flood_of_refusals_sheds_only_replies_and_marks_only_what_went(
         await workers[0].say(USERS[0], "/gouji", 11)
         chat = ChatRef("tg", str(FORUM_ID), "11")
         news = [f"消息 {i}" for i in range(3)]
-        # 60 refusals in 10 s, on both workers, with the game's urgent news among them.
+        # 60 replies in 10 s (/rules: a refusal would go to the person's private chat), on
+        # both workers, with the game's urgent news among them.
         for second in range(60):
             if second < 10:
                 for i in range(6):
-                    await workers[i % 2].say(USERS[0], "/join", 11)
+                    await workers[i % 2].say(USERS[0], "/rules", 11)
                 if second % 4 == 1:
                     payload = {"say": news[second // 4], "urgent": True}
                     assert workers[second % 2].manager.relay_reply(chat.key, payload)
