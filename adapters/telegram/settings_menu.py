@@ -93,7 +93,9 @@ class SettingsMenu:
             ],
             [
                 _value("ai_level", t("ai_level_" + s.ai_level, lang), lang, "A", next_level),
-                _value("hints", value_label(s.hints_on, lang), lang, "i", 0 if s.hints else 1),
+                _value(
+                    "hints", value_label("hints", s.hints_on, lang), lang, "i", int(not s.hints)
+                ),
             ],
             [
                 _b(t("tg_set_lang", lang), "l", "en" if lang == "zh" else "zh"),
