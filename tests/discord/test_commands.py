@@ -80,7 +80,7 @@ async def test_match_commands(harness: Harness) -> None:
     p = await h.slash(ALICE, "count", seat=3)
     assert h.replies(p) == ["你不在这张牌桌上。"], "报户 is for the players"
     p = await h.slash(ADMIN, "count", seat=3)
-    assert h.replies(p) == ["已在群里报户。"]
+    assert h.replies(p) == ["已在频道里报户。"]  # Discord's own word: 频道, not 群
     assert any("报户：不够报" in m.content for m in h.fake.channel_messages())
     # The table message's menu asks too.
     table = h.fake.table_message()
@@ -89,7 +89,7 @@ async def test_match_commands(harness: Harness) -> None:
     p = await h.choose(ADMIN, table, menu, "5")
     assert any("（5 号）报户" in m.content for m in h.fake.channel_messages())
     p = await h.slash(ALICE, "stop")
-    assert h.replies(p) == ["只有开桌人或群管理员可以这样做。"]
+    assert h.replies(p) == ["只有开桌人或服务器管理员可以这样做。"]
     p = await h.slash(ADMIN, "hand")
     mine = h.fake.last_private(ADMIN.id, "ephemeral")
     assert mine is not None and "hand.png" in mine.files
