@@ -136,8 +136,8 @@ class GroupCommands:
 
     def _ask_to_start(self, chat: ChatRef, message: Message, user: User, lang: Lang) -> None:
         tid = self.ctx.ids.tid(chat.key)
-        if tid is None:
-            return
+        if tid is None or not self.refusals.fresh(chat, str(user.id), "need_start"):
+            return  # the link is in the group already (asked again within a minute)
         button = link_keyboard(t("tg_btn_open_join", lang), self.ctx.deep_link(f"j_{tid}"))
         text = t("tg_need_start", lang, name=user.full_name)
         self.ctx.say(chat, text, reply_to=message.message_id, markup=button)

@@ -41,13 +41,20 @@ class Refusals:
         # (chat, user) -> when a refusal was last posted in a group with no table.
         self._posted: BoundedDict[tuple[str, str], float] = BoundedDict(USERS)
 
-    def refuse(self, chat: ChatRef, user: User, text: str, lang: Lang, reply_to: int) -> None:
-        uid = str(user.id)
+    def fresh(self, chat: ChatRef, uid: str, text: str) -> bool:
+        """Whether this answer was not given to this person within ``COOL_DOWN`` (and,
+        if so, note it as given now)."""
         now = self.ctx.clock.now()
         given = self._given.get((chat.key, uid, text))
         if given is not None and now - given < COOL_DOWN:
-            return  # they have this answer already
+            return False
         self._given[(chat.key, uid, text)] = now
+        return True
+
+    def refuse(self, chat: ChatRef, user: User, text: str, lang: Lang, reply_to: int) -> None:
+        uid = str(user.id)
+        if not self.fresh(chat, uid, text):
+            return  # they have this answer already
         if self.ctx.reach.known(uid, chat.key):
             title = self.ctx.group_titles.get(int(chat.chat_id)) or t("tg_this_group", lang)
             self.ctx.tell(uid, t("tg_refused_in", lang, group=title, text=text))
@@ -59,6 +66,7 @@ class Refusals:
             self._in_hand[(chat.key, uid)] = snap.hand_no
             self.line(chat, f"{user.full_name} · {text}")
             return
+        now = self.ctx.clock.now()
         posted = self._posted.get((chat.key, uid))
         if posted is not None and now - posted < COOL_DOWN:
             return

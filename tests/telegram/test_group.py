@@ -278,3 +278,22 @@ async def test_a_settings_error_speaks_the_groups_language_in_words(
     label = {"zh": "烩 3（threes）", "en": "3s (threes)"}[lang]
     assert "“sometimes”" in text and label in text, text
     await h.close()
+
+
+async def test_a_join_link_is_posted_once_however_often_asked() -> None:
+    h = await opened(None, wang)
+    await h.say(wang, "/gouji")
+    stranger = USERS[4]  # never opened the bot
+    for _ in range(4):
+        await h.say(stranger, "/join")
+        await h.tick(2.0)
+    await h.drain()
+    links = [m for m in h.fake.in_chat(GROUP_ID) if any("start=j_" in u for _, u in m.buttons())]
+    assert len(links) == 1
+    await h.tick(61.0)  # a minute later the link may be given again
+    await h.say(stranger, "/join")
+    await h.drain()
+    links = [m for m in h.fake.in_chat(GROUP_ID) if any("start=j_" in u for _, u in m.buttons())]
+    assert len(links) == 2
+    assert not h.errors
+    await h.close()
