@@ -134,7 +134,11 @@ class WebTable:
     async def events(self, request: web.Request) -> web.StreamResponse:
         seat = self.seat(request.query, _lang(request))
         await self.manager.current(ChatRef.from_key(seat.table))
-        return await stream_table(request, self.hub, seat, self.views.event)
+        try:
+            return await stream_table(request, self.hub, seat, self.views.event)
+        finally:
+            if self.hub.generation(seat.table) is None:  # that was its last page
+                self.views.forget(seat.table)
 
     # -- what they do -----------------------------------------------------------------
     async def act(self, request: web.Request) -> web.Response:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot.table import PrivateSnapshot, TableManager, TableSnapshot
 from bot.table.cache import BoundedDict
 
-from ..bounded import CHATS, USERS
+from ..bounded import CHATS
 from .auth import Seat
 from .hub import Hub
 from .payload import JsonObj, deadline_json, private_json, public_json
@@ -43,10 +43,16 @@ class Views:
     def __init__(self, manager: TableManager, hub: Hub) -> None:
         self.manager = manager
         self.hub = hub
+        # Only tables with open pages are laid out here; ``forget`` when the last closes.
         self._tables: BoundedDict[str, Laid] = BoundedDict(CHATS)
-        self._privates: BoundedDict[tuple[str, str], tuple[PrivateSnapshot, str]] = BoundedDict(
-            USERS
+        self._privates: BoundedDict[str, dict[str, tuple[PrivateSnapshot, str]]] = BoundedDict(
+            CHATS
         )
+
+    def forget(self, key: str) -> None:
+        """The table's last page closed: keep nothing of it."""
+        self._tables.pop(key)
+        self._privates.pop(key)
 
     def table(self, key: str) -> Laid | None:
         generation = self.hub.generation(key)
@@ -67,11 +73,14 @@ class Views:
         priv = self.manager.private_snapshot(seat.table, seat.user_id)
         if priv is None:
             return "null"
-        known = self._privates.get((seat.table, seat.user_id))
+        players = self._privates.get(seat.table)
+        if players is None:
+            players = self._privates[seat.table] = {}
+        known = players.get(seat.user_id)
         if known is not None and known[0] is priv:
             return known[1]
         text = dumps(private_json(priv, snap))
-        self._privates[(seat.table, seat.user_id)] = (priv, text)
+        players[seat.user_id] = (priv, text)
         return text
 
     def event(self, seat: Seat) -> Event | None:

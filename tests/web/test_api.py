@@ -159,3 +159,20 @@ async def next_event(r: aiohttp.ClientResponse) -> dict[str, Any]:
             data += line[6:]
         elif line == "\n" and data:
             return json.loads(data)  # type: ignore[no-any-return]
+
+
+async def test_texts_in_both_languages_and_security_headers() -> None:
+    async with web_table() as w, aiohttp.ClientSession() as s:
+        zh = await get_json(s, w.base + "/api/texts", lang="zh")
+        en = await get_json(s, w.base + "/api/texts", lang="en")
+        assert zh[0] == en[0] == 200 and set(zh[1]) == set(en[1])
+        assert zh[1]["web_btn_play"] == "出牌" and en[1]["web_btn_play"] == "Play"
+        async with s.get(w.base + "/app") as r:
+            page = await r.text()
+            csp = r.headers["Content-Security-Policy"]
+        assert "<script src=" in page and "<script>" not in page  # no inline script
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        async with s.get(w.base + "/static/app.js") as r:
+            assert r.status == 200 and "GoujiTable" in await r.text()
+        async with s.get(w.base + "/static/../pages.py") as r:
+            assert r.status == 404
