@@ -121,15 +121,7 @@ class PrivateChat:
             await self._stale(query, press, priv, lang)
             return
         if press.op in NAVIGATION:
-            markup = action_keyboard(
-                priv, press.tid, lang, snap, screen=press, web_url=ctx.web_url(key)
-            )
-            await query.answer()
-            try:
-                await query.edit_message_reply_markup(markup)
-            except BadRequest as err:
-                if "not modified" not in err.message.lower():
-                    raise
+            await self._navigate(query, press, priv, snap)
             return
         if press.op == "n":
             await query.answer(t("ok", lang))
@@ -147,6 +139,19 @@ class PrivateChat:
             Act(chat=chat, actor=actor, action=action, version=press.version)
         )
         await self._answer_play(query, press, reply, key, uid, lang)
+
+    async def _navigate(
+        self, query: CallbackQuery, press: ActPress, priv: PrivateSnapshot, snap: TableSnapshot
+    ) -> None:
+        """Another screen of the same keyboard (rank, size, mode): only the markup changes."""
+        web_url = self.ctx.web_url(priv.key)
+        markup = action_keyboard(priv, press.tid, snap.settings.lang, snap, press, web_url)
+        await query.answer()
+        try:
+            await query.edit_message_reply_markup(markup)
+        except BadRequest as err:
+            if "not modified" not in err.message.lower():
+                raise
 
     async def _views(
         self, chat: ChatRef, uid: str, pressed: int
