@@ -29,6 +29,7 @@ from bot.engine.cards import fmt, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES, PresetName, deck_size, make_rules
 from bot.i18n import (
+    count_text,
     error_text,
     has_text,
     preset_name,
@@ -62,7 +63,7 @@ from bot.table import (
     apply_setting_changes,
 )
 from bot.table.describe import note_text, notice_text, reply_text
-from bot.table.outputs import Reply, TableSnapshot
+from bot.table.outputs import Reply, TableSnapshot, params_of
 
 from .format import (
     Painter,
@@ -285,6 +286,17 @@ class ConsoleTable:
     def _personal(self, out: Notice) -> Notice:
         """A notice about the player's own seat, in the second person ("You declare ...")."""
         you = f"{out.key}_you"
+        if out.key == "count_answer" and dict(out.params).get("asker") == self.me.name:
+            # 报户 you asked for: "You ask AI 4 …", or about your own seat "Your own count".
+            params = dict(out.params)
+            answer, count = params.get("answer"), params.get("count")
+            params["answer_text"] = count_text(
+                answer if isinstance(answer, str) else None,
+                count if isinstance(count, int) else None,
+                self.lang,
+            )
+            key = "count_answer_self" if params.get("target") == self.my_seat else you
+            return dataclasses.replace(out, key=key, params=params_of(**params))
         if self.my_seat is not None and out.seat == self.my_seat and has_text(you, self.lang):
             return dataclasses.replace(out, key=you)
         return out
