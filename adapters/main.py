@@ -100,9 +100,12 @@ def console(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace) -> int:
-    from .console import watch as watch_hand
+    from .console import ConsoleTable, play
 
-    return int(asyncio.run(watch_hand(args.preset, args.seed, args.lang, ai_level=args.ai)))
+    table = ConsoleTable(
+        preset=args.preset, seed=args.seed, lang=args.lang, hands=1, watch=True, ai_level=args.ai
+    )
+    return play(table)  # Ctrl-C stops it at once, even mid-search
 
 
 def records(args: argparse.Namespace) -> int | None:

@@ -77,7 +77,7 @@ from .format import (
 from .results import result_lines
 from .rules import deck_text
 from .screen import CLEAR, Frame, terminal_size
-from .thinking import ThinkingPolicy
+from .thinking import Stopped, ThinkingPolicy
 
 ME = Actor("me", "你", is_admin=True)
 ME_EN = Actor("me", "You", is_admin=True)
@@ -171,6 +171,7 @@ class ConsoleTable:
         self._status_line = False
         self.names: tuple[str, ...] = ()  # the seats' names, for the thinking sign
         self.seed = seed
+        self.stop = threading.Event()  # Ctrl-C: AI seats stop deciding (see play)
         self.ai = policy or policy_for(ai_level)  # the AI seats, and 托管 for your seat
         self.db_path = db_path
         self._own_store = Store(db_path) if db_path is not None and store is None else None
@@ -204,7 +205,7 @@ class ConsoleTable:
         return TableManager(
             store=store,
             clock=self.clock,
-            policy=ThinkingPolicy(self.ai, self._thinking, self._thought),
+            policy=ThinkingPolicy(self.ai, self._thinking, self._thought, stop=self.stop),
             seed_source=(lambda: fixed) if fixed is not None else None,
             burn_window_seconds=1,
             declare_window_seconds=1,
@@ -224,7 +225,7 @@ class ConsoleTable:
         name = self.names[seat - 1] if len(self.names) >= seat else seat_name(seat, self.lang)
         text = self.paint.dim(t("console_thinking", self.lang, name=name))
         with self._lock:
-            if self.screen:  # one status row, rewritten in place, gone with the next line
+            if self.out.isatty():  # one status row, rewritten in place, gone with the next line
                 self.out.write("\r\x1b[K" + text)
                 self.out.flush()
                 self._status_line = True
@@ -733,21 +734,23 @@ class ConsoleTable:
             self._message(self.paint.dim(reply_text(reply, self.lang)))
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 def play(table: ConsoleTable) -> int:
     """Run ``table`` until the match ends, q, end of input or Ctrl-C (all end it cleanly).
 
     asyncio.run would turn the first Ctrl-C into a cancellation that input() never sees
     (and the second into a traceback); with a handler of our own installed, asyncio leaves
-    SIGINT alone and Ctrl-C interrupts the prompt at once, as q does.
+    SIGINT alone and Ctrl-C interrupts the prompt at once, as q does. It also stops the AI
+    seats, so a step deciding in a worker thread (the expert's search) ends at once.
     """
-    previous = signal.signal(signal.SIGINT, _interrupt)
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        table.stop.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
     try:
         return asyncio.run(table.run())
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         return 0  # interrupted outside a prompt: nothing left to tidy in a terminal game
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -19,6 +19,11 @@ from bot.engine.views import SeatView
 THINK_DELAY = 0.3  # seconds a decision may take before the terminal says it is thinking
 
 
+class Stopped(Exception):
+    """Ctrl-C: the AI seats stop deciding, so a step running in a worker thread ends
+    (asyncio waits for that thread before the process can exit)."""
+
+
 class ThinkingPolicy:
     """``inner``'s choices; ``on_think(seat)`` runs once a decision has taken ``delay``
     seconds, and ``on_done()`` after such a decision ends."""
@@ -29,8 +34,10 @@ class ThinkingPolicy:
         on_think: Callable[[int], None],
         on_done: Callable[[], None],
         delay: float = THINK_DELAY,
+        stop: threading.Event | None = None,
     ) -> None:
         self.inner = inner
+        self.stop = stop or threading.Event()
         self.on_think = on_think
         self.on_done = on_done
         self.delay = delay
@@ -38,6 +45,8 @@ class ThinkingPolicy:
         self.fallback: Policy | None = getattr(inner, "fallback", None)
 
     def _timed(self, seat: int, decide: Callable[[], Action | None]) -> Action | None:
+        if self.stop.is_set():
+            raise Stopped
         fired = threading.Event()
 
         def think() -> None:
