@@ -9,7 +9,8 @@ the real Telegram adapter (PTB's Application on the in-process fake Bot API of
   goes through the chatter that used to freeze the table (a join link, three /join
   replies, the settings menu), the bot restarts in the middle of the first hand, and
   someone asks 报户 right after /begin and again every 17 seconds; run twice: with a
-  clean restart, and with a hard kill (nothing stopped, flushed or closed: kill -9);
+  clean restart, and with a hard kill (nothing stopped, flushed or closed: kill -9) at a
+  moment when the sender holds a table edit that is then lost;
 * **one human and five AI seats** that answer instantly.
 
 Each human decides with the heuristic AI policy — except that, like a person with a plan
@@ -462,12 +463,18 @@ class Scenario:
             await self.crowd.step()
             await self.tick()
             steps += 1
-            if restart_at is not None and steps == restart_at:
+            if restart_at is not None and steps >= restart_at and self._down_now():
+                restart_at = None
                 await self.restart()
             if steps > 20000:
                 raise RuntimeError("the hand did not finish")
         wait = max(0.0, (leader_ready or h.clock.now()) - ready_from)
         (self.fig.declare_waits if could_declare else self.fig.lead_waits).append(wait)
+
+    def _down_now(self) -> bool:
+        """A clean restart goes down when it is asked to; a hard kill strikes while the
+        sender holds work (a table edit waiting for its turn), which it loses."""
+        return not self.kill or self.h.bot.sender.pending()
 
     def _someone_can_declare(self) -> bool:
         h = self.h
