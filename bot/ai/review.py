@@ -117,45 +117,72 @@ def decisions_of(played: Replayed, seat: int) -> list[int]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision to judge: the state before it and what the seat did (picklable, so a
+    review process can judge it)."""
+
+    step: int
+    trick: int
+    state: HandState
+    chosen: Action
+
+
+def decisions(played: Replayed, seat: int) -> list[Decision]:
+    tricks = _tricks(played)
+    return [
+        Decision(i, tricks[i], played.states[i], Action.from_json(dict(played.actions[i])))
+        for i in decisions_of(played, seat)
+    ]
+
+
+def judge_decision(d: Decision, seat: int, cfg: ReviewConfig) -> Mistake | None:
+    m = judge(d.state, seat, d.chosen, cfg, d.step)
+    return None if m is None else _at(m, d.step, d.trick)
+
+
+def ranked(seat: int, count: int, found: Sequence[Mistake | None]) -> Review:
+    """The dearest first (the earlier on a tie), at most TOP."""
+    kept = sorted((m for m in found if m is not None), key=lambda m: (-m.cost, m.step))
+    return Review(seat, count, tuple(kept[:TOP]))
+
+
 def review(played: Replayed, seat: int, config: ReviewConfig | None = None) -> Review:
     """The seat's costliest decisions in a replayed hand (see the module docstring)."""
     cfg = config or ReviewConfig()
-    steps = decisions_of(played, seat)
-    found: list[Mistake] = []
-    tricks = _tricks(played)
-    for i in steps:
-        chosen = Action.from_json(dict(played.actions[i]))
-        m = judge(played.states[i], seat, chosen, cfg, i)
-        if m is not None:
-            found.append(_at(m, i, tricks[i]))
-    found.sort(key=lambda m: (-m.cost, m.step))
-    return Review(seat, len(steps), tuple(found[:TOP]))
+    todo = decisions(played, seat)
+    return ranked(seat, len(todo), [judge_decision(d, seat, cfg) for d in todo])
 
 
 async def review_async(played: Replayed, seat: int, config: ReviewConfig | None = None) -> Review:
-    """``review`` off the event loop: in a review process of its own (spawned at ``nice``
-    10) when the expert searches in processes (``gouji``: ``GOUJI_SEARCH_PROCESSES`` >
-    1), else in a worker thread (a library caller, a test)."""
+    """``review`` off the event loop. When the expert searches in processes (``gouji``:
+    ``GOUJI_SEARCH_PROCESSES`` > 1) the decisions are judged in as many review processes
+    of their own (spawned at ``nice`` 10), in parallel — each decision is seeded on its
+    own, so the review is the same; else in a worker thread (a library caller, a test)."""
     loop = asyncio.get_running_loop()
-    pool = _process()
+    cfg = config or ReviewConfig()
+    pool = _processes()
     if pool is not None:
+        todo = decisions(played, seat)
+        jobs = [loop.run_in_executor(pool, judge_decision, d, seat, cfg) for d in todo]
         try:
-            return await loop.run_in_executor(pool, review, played, seat, config)
+            return ranked(seat, len(todo), await asyncio.gather(*jobs))
         except BrokenProcessPool:
-            _drop()  # the process died (killed, out of memory): this one runs here
-    return await loop.run_in_executor(None, review, played, seat, config)
+            _drop()  # a process died (killed, out of memory): the review runs here
+    return await loop.run_in_executor(None, review, played, seat, cfg)
 
 
 _pool: list[ProcessPoolExecutor] = []
 _pool_lock = threading.Lock()
 
 
-def _process() -> ProcessPoolExecutor | None:
-    if search_pool.shared().processes <= 1:
+def _processes() -> ProcessPoolExecutor | None:
+    processes = search_pool.shared().processes
+    if processes <= 1:
         return None
     with _pool_lock:
         if not _pool:
-            _pool.append(spawn_pool(1, REVIEW_NICE, __name__))
+            _pool.append(spawn_pool(processes, REVIEW_NICE, __name__))
         return _pool[0]
 
 

@@ -159,3 +159,22 @@ def test_gouji_review_bad_input_gets_one_polite_line(tmp_path: Path) -> None:
         assert res.returncode == 2, args
         assert res.stdout == "" and len(res.stderr.strip().splitlines()) == 1, res.stderr
         assert "Traceback" not in res.stderr
+
+
+async def test_review_processes_find_exactly_what_the_thread_finds() -> None:
+    """With search processes (the ``gouji`` command), the decisions are judged in review
+    processes in parallel; each is seeded on its own, so the review is the same."""
+    from bot.ai import review as review_module
+    from bot.ai import search_pool
+    from bot.ai.review import ReviewConfig, review_async
+
+    cfg = ReviewConfig(deals=2)
+    hand = played(PASS_GOUJI[0])
+    alone = review(hand, SEAT, cfg)
+    search_pool.configure(2)
+    try:
+        spread = await review_async(hand, SEAT, cfg)
+    finally:
+        search_pool.configure(1)
+        review_module._drop()
+    assert spread == alone and len(alone.mistakes) == 3
