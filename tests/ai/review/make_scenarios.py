@@ -2,12 +2,15 @@
 
 ``python -m tests.ai.review.make_scenarios`` plays seeded hands with ``normal`` at every
 seat, except that one seat makes one deliberately bad play the first time its situation
-arises, and keeps the first seed whose review (the tests' budget) ranks that play first:
+arises late in the hand, and keeps the first seed where the play is clearly bad — judged
+alone with ``STRONG`` (60 deals) it costs at least ``MIN_COST`` place points — and where
+the whole review ranks it first both with the tests' budget and with ``ReviewConfig()``:
 
-- ``pass_gouji``: the opposite plays a 够级牌, the seat holds exactly one answer (normal
-  would play it) and passes instead;
-- ``break_gouji``: an opponent leads a small single (below 10), the seat holds a 够级-sized
-  set of 10s to As and answers with one card of it, where normal would not (the highest such rank).
+- ``pass_gouji``: the opposite plays a 够级牌 with ``LATE`` cards or fewer left, the seat
+  holds exactly one answer (normal would play it) and passes instead;
+- ``break_gouji``: an opponent plays a small single (below 10), the seat holds ``LATE``
+  cards or fewer with a 够级-sized set of 10s to As among them and answers with one card
+  of it, where normal would not (the highest such rank).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.ai.normal import NormalPolicy
-from bot.ai.review import ReviewConfig, review
+from bot.ai.review import ReviewConfig, judge, review
 from bot.ai.selfplay import play_hand
+from bot.ai.tracking import est_count
 from bot.engine.actions import Action, ActionKind
 from bot.engine.game import new_hand
 from bot.engine.plays import GOUJI_MIN
@@ -33,6 +37,9 @@ from bot.records.scenario import replay_scenario
 
 HERE = Path(__file__).parent
 CONFIG = ReviewConfig(deals=6)  # the tests' budget
+STRONG = ReviewConfig(deals=60)
+MIN_COST = 1.5
+LATE = 12
 
 Sabotage = Callable[[SeatView, Sequence[Action], Action | None], Action | None]
 
@@ -40,6 +47,8 @@ Sabotage = Callable[[SeatView, Sequence[Action], Action | None], Action | None]
 def pass_gouji(view: SeatView, legal: Sequence[Action], base: Action | None) -> Action | None:
     pub = view.public
     if pub.top_seat != opp(view.seat) or not pub.top_gouji or pub.leading:
+        return None
+    if est_count(view, pub.top_seat) > LATE:
         return None
     plays = [a for a in legal if a.kind is ActionKind.PLAY]
     passes = [a for a in legal if a.kind is ActionKind.PASS]
@@ -53,7 +62,7 @@ def break_gouji(view: SeatView, legal: Sequence[Action], base: Action | None) ->
     top = pub.top_cards
     if pub.leading or pub.top_seat is None or same_team(pub.top_seat, view.seat) or not top:
         return None
-    if len(top) != 1 or top not in "3456789":
+    if len(top) != 1 or top not in "3456789" or sum(view.hand) > LATE:
         return None
     for rank in sorted(GOUJI_MIN, reverse=True):
         if view.hand[rank - 3] < GOUJI_MIN[rank]:
@@ -119,17 +128,22 @@ def attempt(kind: str, seed: int, seat: int) -> dict[str, object] | None:
         if line["seat"] == seat and played.states[i].step == saboteur.step
     )
     scenario["description"] = f"review test: seat {seat} {kind} at action {bad} (seed {seed})"
-    got = review(played, seat, CONFIG)
-    if not got.mistakes or got.mistakes[0].step != bad:
-        print(kind, seed, "bad at", bad, "review:", [m.to_json() for m in got.mistakes])
+    chosen = Action.from_json(dict(played.actions[bad]))
+    alone = judge(played.states[bad], seat, chosen, STRONG, bad)
+    print(kind, seed, "bad at", bad, "alone:", None if alone is None else alone.to_json())
+    if alone is None or alone.cost < MIN_COST:
         return None
-    print(kind, seed, "ranked first:", got.mistakes[0].to_json())
+    for cfg in (CONFIG, ReviewConfig()):
+        got = review(played, seat, cfg)
+        print(kind, seed, cfg.deals, "deals:", [m.to_json() for m in got.mistakes])
+        if not got.mistakes or got.mistakes[0].step != bad:
+            return None
     return scenario
 
 
 def main(argv: Sequence[str]) -> int:
     kind = argv[0]
-    for seed in range(int(argv[1]) if len(argv) > 1 else 1, 400):
+    for seed in range(int(argv[1]) if len(argv) > 1 else 1, 2000):
         got = attempt(kind, seed, 4)
         if got is not None:
             (HERE / f"{kind}.json").write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n")
