@@ -36,9 +36,9 @@ from bot.records.record import record_json
 from bot.records.scenario import replay_scenario
 
 HERE = Path(__file__).parent
-CONFIG = ReviewConfig(deals=6)  # the tests' budget
+CONFIG = ReviewConfig(deals=12)  # the tests' budget
 STRONG = ReviewConfig(deals=60)
-MIN_COST = 1.5
+MIN_COST = 1.0
 LATE = 12
 
 Sabotage = Callable[[SeatView, Sequence[Action], Action | None], Action | None]

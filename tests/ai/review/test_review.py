@@ -4,6 +4,7 @@ lecture's reason; the review reads only the seat's own view; ``gouji review``.""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from functools import cache
@@ -24,9 +25,18 @@ from .make_scenarios import CONFIG
 
 HERE = Path(__file__).parent
 SEAT = 4
+
+
+def bad_step(name: str) -> int:
+    """The action index of the deliberately bad play, as make_scenarios.py describes it."""
+    found = re.search(r"at action (\d+)", json.loads((HERE / name).read_text())["description"])
+    assert found is not None
+    return int(found.group(1))
+
+
 # (file, the action index of the bad play, the lesson it breaks); see make_scenarios.py
-PASS_GOUJI = ("pass_gouji.json", 84, Lesson.ANSWER_OPPOSITE_GOUJI)
-BREAK_GOUJI = ("break_gouji.json", 86, Lesson.KEEP_GOUJI_SET)
+PASS_GOUJI = ("pass_gouji.json", bad_step("pass_gouji.json"), Lesson.ANSWER_OPPOSITE_GOUJI)
+BREAK_GOUJI = ("break_gouji.json", bad_step("break_gouji.json"), Lesson.KEEP_GOUJI_SET)
 
 
 @cache
@@ -82,21 +92,20 @@ def test_the_review_reads_only_the_seats_own_view() -> None:
 
 
 def _swap_hidden(state: HandState) -> HandState:
-    """Seats 2 and 6 swap as many cards as keeps both counts, rank by rank."""
-    a, b = list(state.hands[1]), list(state.hands[5])
-    moved = 0
-    for i in range(NUM_RANKS):
-        if a[i] and not b[i] and moved < 3:
-            b[i], a[i] = b[i] + 1, a[i] - 1
-            moved += 1
-    for i in range(NUM_RANKS):
-        if b[i] and moved > 0 and state.hands[5][i]:
-            a[i], b[i] = a[i] + 1, b[i] - 1
-            moved -= 1
-    assert moved == 0 and (tuple(a), tuple(b)) != (state.hands[1], state.hands[5])
-    hands = list(state.hands)
-    hands[1], hands[5] = tuple(a), tuple(b)
-    return state._replace(hands=tuple(hands))
+    """Two other seats trade a card of a rank only one of them holds, keeping both counts."""
+    others = [s for s in range(6) if s != SEAT - 1 and sum(state.hands[s])]
+    for x in others:
+        for y in others:
+            a, b = list(state.hands[x]), list(state.hands[y])
+            give = next((i for i in range(NUM_RANKS) if a[i] and not b[i]), None)
+            take = next((i for i in range(NUM_RANKS) if b[i] and not a[i]), None)
+            if x == y or give is None or take is None:
+                continue
+            a[give], b[give], b[take], a[take] = a[give] - 1, b[give] + 1, b[take] - 1, a[take] + 1
+            hands = list(state.hands)
+            hands[x], hands[y] = tuple(a), tuple(b)
+            return state._replace(hands=tuple(hands))
+    raise AssertionError("no two other hands to trade between")
 
 
 def test_lessons_fit_only_their_pattern() -> None:
@@ -113,8 +122,9 @@ def test_review_text_names_the_decisions_in_both_languages() -> None:
     got = reviewed(PASS_GOUJI[0])
     zh = review_text(got, 1, tuple(f"#{s}" for s in range(1, 7)), "zh")
     en = review_text(got, 1, tuple(f"#{s}" for s in range(1, 7)), "en")
-    assert "尽最大努力控制对门的够级牌" in zh and "第 9 墩" in zh
-    assert "Trick 9" in en and "your move pass" in en
+    trick = got.mistakes[0].trick
+    assert "尽最大努力控制对门的够级牌" in zh and f"第 {trick} 墩" in zh
+    assert f"Trick {trick}" in en and "your move pass" in en
 
 
 def _legal(state: HandState) -> list[Action]:
