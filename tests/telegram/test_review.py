@@ -95,6 +95,18 @@ async def test_review_goes_privately_to_the_asker_and_only_for_their_own_seat(
     assert stranger["text"] == t("review_not_yours", number=1)
     forged = await h.press(wang, result, "v:x")
     assert forged["text"] == t("tg_bad_button")
+
+    # Wang blocks the bot: the group is asked to have him open the private chat first,
+    # with a button to it, and the review is not sent anywhere.
+    h.fake.opened.discard(wang["id"])
+    await h.bot.ctx.reach.mark(str(wang["id"]), False)
+    sent = len(private_texts(h, wang))
+    await h.say(wang, "/review 1")
+    await settle(h)
+    ask = h.fake.in_chat(GROUP_ID)[-1]
+    assert ask.text == t("tg_review_need_start", name=wang["first_name"])
+    assert [label for label, _ in ask.buttons()] == [t("tg_btn_open_bot")]
+    assert len(private_texts(h, wang)) == sent
     assert not h.errors
     await h.close()
 
