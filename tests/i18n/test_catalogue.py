@@ -186,3 +186,37 @@ def test_po_reader_rejects_malformed_input() -> None:
             read_po(bad)
     (entry,) = read_po('msgctxt "c"\nmsgid ""\n"k"\nmsgstr "a\\n"\n"b \\"q\\""\n')
     assert (entry.context, entry.msgid, entry.strings) == ("c", "k", ('a\nb "q"',))
+
+
+# Telegram's commands and words in a shared text: what Discord must say in its own words.
+TELEGRAM_WORDS = re.compile(
+    r"本群|this group|(?<!gouji )/(replay|why|join|addbot|removebot|count|settings|begin|"
+    r"leave|help|stats|score)\b|/gouji(?! [a-z])"
+)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_shared_text_naming_telegrams_words_has_a_discord_wording(lang: str) -> None:
+    """Shown on Discord (bot.i18n.use_wording("dc")), a shared text that names Telegram's
+    commands or "本群" must have Discord's own wording (``dc_<key>``), itself free of them."""
+    shared = _all("gouji", lang)
+    discord = {key: e for (ctx, key), e in _all("discord", lang).items() if ctx is None}
+    missing = []
+    for (ctx, key), entry in shared.items():
+        if not key or ctx not in (None, "error") or key.startswith(("rp_", "cmd_")):
+            continue  # the terminal's replay prompt and Telegram's command menu are not Discord's
+        if any(TELEGRAM_WORDS.search(s) for s in entry.strings):
+            own = discord.get(f"dc_{key}")
+            if own is None or any(TELEGRAM_WORDS.search(s) for s in own.strings):
+                missing.append(key)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_discords_own_texts_name_discords_commands(lang: str) -> None:
+    wrong = [
+        key
+        for (ctx, key), entry in _all("discord", lang).items()
+        if key and ctx is None and any(TELEGRAM_WORDS.search(s) for s in entry.strings)
+    ]
+    assert not wrong, wrong
