@@ -40,6 +40,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import EMPTY
@@ -51,7 +52,7 @@ from .base import Policy
 from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
 from .hand import play_of
-from .normal import NormalPolicy
+from .normal import DEFAULT_NORMAL, NormalPolicy
 from .playouts import Batch
 from .search_pool import SearchPool
 from .tracking import deck_of
@@ -83,6 +84,9 @@ LATE_Z = 1.0  # … or these, late in the hand (a third of the deck or less in t
 EXPERT_ENDGAME = EndgameConfig(max_cards=40, budget=20_000)
 
 
+EXPERT_NORMAL = replace(DEFAULT_NORMAL, guard_twos=False)
+
+
 class ExpertPolicy:
     """Search on top of ``NormalPolicy``; see the module docstring."""
 
@@ -105,7 +109,9 @@ class ExpertPolicy:
         self.z = z
         self.late_z = min(z, LATE_Z)
         self.endgame = EXPERT_ENDGAME
-        self.normal = NormalPolicy(rules)
+        # The normal it was measured on (before its last 2s guarded the play before the
+        # 3s): its candidates, fallback and every decision stay as measured.
+        self.normal = NormalPolicy(rules, EXPERT_NORMAL)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
 
     # -- the contract ----------------------------------------------------------------

@@ -108,7 +108,7 @@ class NormalWeights:
     last_big: float = 12.0  # 憋三: keep the last joker for the play before the 3s
     # … where a caught seat ranks 大落 at once (``men_is_last``), both weigh far more:
     last_big_men: float = 40.0
-    guard_twos: bool = False  # … and, with no joker left, the last 2s likewise
+    guard_twos: bool = True  # … and, with no joker left, the last 2s likewise
     caught_men: float = 0.0
     # 点四: a play that leaves a seat that has not opened nothing but its locked 4s and its
     # 3s strands it (the 4s are discarded at its deadline; with only 3s it never wins a

@@ -421,3 +421,15 @@ def test_under_bie_san_every_playing_seat_is_dealt_a_three(preset: str) -> None:
         dealt = expert.determinize(seat_view(state, seat), public, random.Random(k))
         threes = [dealt.hands[s - 1][0] for s in others]
         assert all(n == 1 for n in threes) if exact else all(n >= 1 for n in threes), threes
+
+
+def test_the_expert_keeps_the_normal_it_was_measured_on() -> None:
+    # Its candidates, fallback and every decision stay as measured until it is measured
+    # again: normal's later weights (the last 2s guarding the play before the 3s) are off.
+    from dataclasses import replace
+
+    from bot.ai.normal import DEFAULT_NORMAL
+
+    expert = ExpertPolicy(make_rules("qingdao"))
+    assert expert.normal.w == replace(DEFAULT_NORMAL, guard_twos=False)
+    assert expert.fallback is expert.normal

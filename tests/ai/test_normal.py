@@ -330,3 +330,27 @@ def test_the_strand_weight_keeps_a_card_besides_the_locked_fours_and_the_threes(
         free, 2, NormalPolicy(free.rules, replace(DEFAULT_NORMAL, strand=40.0)), random.Random(1)
     )
     assert choice is not None and choice.kind is ActionKind.PLAY and fmt(choice.cards or ()) == "9"
+
+
+def test_keeps_its_last_two_to_guard_the_play_before_its_threes() -> None:
+    # 憋三, no joker left: the lone 2 is what can still make the play before the 3s live
+    # (9 with 2 is 99; 77 with 2 is 777). Spending it on an ordinary K leaves 3 77 9, whose
+    # last play is easily beaten (被闷; in 青岛 that is 大落 at once). Most of qingdao's ties
+    # were a 头科 and a caught 大落 on the same team.
+    hands = [
+        "35566778889TTJJQQKK",
+        "32779",
+        "3567TJQKA",
+        "345677889TJQKA",
+        "3567TJQKA",
+        "3567TJQKA",
+    ]
+    for preset in ("qingdao", "match"):
+        state = play(table(hands, preset=preset), 1, "K")
+        choice = decide(state, 2, NormalPolicy(state.rules), random.Random(1))
+        assert choice is not None and choice.kind is ActionKind.PASS
+        old = NormalPolicy(state.rules, replace(DEFAULT_NORMAL, guard_twos=False))
+        choice = decide(state, 2, old, random.Random(1))
+        assert (
+            choice is not None and choice.kind is ActionKind.PLAY and fmt(choice.cards or ()) == "2"
+        )
