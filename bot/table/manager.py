@@ -90,6 +90,10 @@ async def off_loop_if_searching(policy: Policy, fn: Callable[..., R], *args: Any
 
 
 class TableManager:
+    # A searching AI seat that has thought longer than this shows it in the table
+    # (``thinking``); meanwhile the snapshot drawn before its decision is the table's.
+    thinking_after: float = 1.0
+
     def __init__(
         self,
         store: Store | None = None,
@@ -104,7 +108,6 @@ class TableManager:
         finished_ttl: float = 600.0,
         idle_ttl: float = 3600.0,
         settings_cache_size: int = 4096,
-        thinking_after_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
@@ -124,10 +127,7 @@ class TableManager:
         self.idle_ttl = idle_ttl  # so does a table nobody touched (it reloads on demand)
         self._tables: dict[str, Table] = {}
         self._meta: dict[str, dict[str, Json]] = {}
-        # A searching AI seat that has thought longer than this shows it in the table
-        # (``thinking``); meanwhile its snapshot stands for the table's.
-        self.thinking_after = thinking_after_seconds
-        self._thinking: dict[str, TableSnapshot] = {}
+        self._thinking: dict[str, TableSnapshot] = {}  # while an AI seat thinks (``_core``)
         # The last private view drawn per (table, seat), with the table object and version
         # it was drawn from (a step always makes a new table object).
         self._privates: dict[tuple[str, int], tuple[Table, int, PrivateSnapshot]] = {}

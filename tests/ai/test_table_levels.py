@@ -162,12 +162,8 @@ async def test_an_ai_seat_thinking_longer_than_the_limit_shows_in_the_table() ->
     from adapters.telegram.views import table_caption
     from bot.table import Out, TableChanged
 
-    m = TableManager(
-        clock=FakeClock(),
-        seed_source=lambda: 5,
-        policy=_SlowSearch(slow=2, seconds=0.4),
-        thinking_after_seconds=0.1,
-    )
+    m = TableManager(clock=FakeClock(), seed_source=lambda: 5, policy=_SlowSearch(2, 0.4))
+    m.thinking_after = 0.1
     await _open(m, lang="en")
     shown: list[tuple[Out, object]] = []
 
