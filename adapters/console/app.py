@@ -504,7 +504,7 @@ class ConsoleTable:
         kinds = {a.kind for a in priv.legal}
         if kinds == {ActionKind.PASS}:
             hints = t("hint_only_pass", self.lang)
-            return f"{t(f'role_{priv.role}', self.lang)} {hints}"
+            return self._role_line(priv, hints)
         parts = [t("hint_pick", self.lang)] if self.listed else []
         if kinds & {ActionKind.PLAY, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}:
             parts.append(t("hint_cards", self.lang))
@@ -521,7 +521,12 @@ class ConsoleTable:
         parts += [t(key, self.lang) for kind, key in keys if kind in kinds]
         parts.append(t("hint_common", self.lang))
         hints = "; ".join(parts) if self.lang == "en" else "；".join(parts)
-        return f"{t(f'role_{priv.role}', self.lang)} {hints}"
+        return self._role_line(priv, hints)
+
+    def _role_line(self, priv: PrivateSnapshot, hints: str) -> str:
+        """ "Your turn. p pass …" — no space after a Chinese full stop (轮到你出牌。p 过…)."""
+        gap = " " if self.lang == "en" else ""
+        return f"{t(f'role_{priv.role}', self.lang)}{gap}{hints}"
 
     def _asked_again(self, snap: TableSnapshot, priv: PrivateSnapshot) -> bool:
         """You passed this trick and are asked again: the 对头's final say (RULES §7)."""

@@ -236,6 +236,7 @@ async def test_second_person_and_chinese_spacing() -> None:
                 assert "Your own count" in text and "You asks" not in text
             else:
                 assert not re.search(r"你 [\u4e00-\u9fff]", text), lang
+                assert "。 " not in text  # no space after a Chinese full stop
                 assert "你问电脑4（4 号）报户" in text
 
 
