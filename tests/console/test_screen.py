@@ -139,7 +139,7 @@ def test_q_between_hands_quits_in_a_real_terminal(tmp_path: Path) -> None:
         env=_env(),
         dimensions=(24, 80),
         encoding="utf-8",
-        timeout=120,
+        timeout=300,  # a whole hand at a person's pace (0.6 s a play) on a busy machine
     )
     child.expect("> ")
     child.sendline("auto")
