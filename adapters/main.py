@@ -56,9 +56,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
             )
         )
     if web is not None and bots:
-        from .web import WebServer
-
-        bots.append(WebServer(manager, web))
+        bots.append(_web(manager, web))
     return bots
 
 
@@ -80,6 +78,18 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
     if web is not None:
         bot.link_web(web.app_url, web.replay_url)
     return bot
+
+
+def _web(manager: TableManager, config: WebConfig) -> ChatBot:
+    """The web table; with several workers it polls the tables its pages show (another
+    worker's commit produces no output here), alone it needs only the manager's outputs."""
+    from bot.cluster.shell import SharedTableManager
+
+    from .web import WebServer
+    from .web.hub import ALONE_POLL_SECONDS, POLL_SECONDS
+
+    shared = isinstance(manager, SharedTableManager)
+    return WebServer(manager, config, poll_seconds=POLL_SECONDS if shared else ALONE_POLL_SECONDS)
 
 
 def console(args: argparse.Namespace) -> int:

@@ -38,10 +38,15 @@ import aiohttp
 
 from adapters.web import WebConfig, WebServer
 from adapters.web.auth import Seat, sign_seat
+from adapters.web.hub import ALONE_POLL_SECONDS
 from bot.table import Actor, AddBots, ChatRef, GroupSettings, OpenTable, Start, TableManager
 
 SECRET = b"bench-web-secret"
-HUMAN = Actor("1", "人")
+
+
+def human(key: str) -> Actor:
+    """Each table's own human (one person a table: the 10-a-second limit is per person)."""
+    return Actor(str(1000 + int(key.rsplit(":", 1)[1])), "人")
 
 
 # -- the bot's side (child process) -------------------------------------------------------
@@ -56,14 +61,17 @@ async def _serve(conn: Connection, tables: int) -> None:
     for i in range(tables):
         chat = ChatRef("bench", "web", str(i))
         m.use_settings(chat, settings)
+        me = human(chat.key)
         for cmd in (
-            OpenTable(chat=chat, actor=HUMAN),
-            AddBots(chat=chat, actor=HUMAN, count=5),
-            Start(chat=chat, actor=HUMAN),
+            OpenTable(chat=chat, actor=me),
+            AddBots(chat=chat, actor=me, count=5),
+            Start(chat=chat, actor=me),
         ):
             await m.handle(cmd)
         keys.append(chat.key)
-    server = WebServer(m, WebConfig("http://127.0.0.1", "127.0.0.1", 0, SECRET))
+    # As `gouji` runs it on one process (adapters/main.py): woken by the manager's outputs.
+    config = WebConfig("http://127.0.0.1", "127.0.0.1", 0, SECRET)
+    server = WebServer(m, config, poll_seconds=ALONE_POLL_SECONDS)
     await server.start()
     timers = asyncio.create_task(m.run_timers(0.1))
     conn.send((server.port, keys))
@@ -174,6 +182,11 @@ async def player(
         if body is None or view is None:
             continue
         await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+        # What the page shows by the time the thumb lands (the table may have moved on).
+        view = run.view
+        body = choice(view) if view is not None else None
+        if body is None or view is None:
+            continue
         version = view["public"]["version"]
         body.update(t=run.key, s=token, version=version)
         sent = time.perf_counter()
@@ -201,7 +214,7 @@ async def drive(args: Any, port: int, keys: list[str], child_pid: int) -> None:
         for ti, key in enumerate(keys):
             run = TableRun(key, [ti * per_table + j for j in range(per_table)])
             runs.append(run)
-            own = sign_seat(SECRET, Seat(key, HUMAN.user_id, int(time.time()) + 3600))
+            own = sign_seat(SECRET, Seat(key, human(key).user_id, int(time.time()) + 3600))
             watch = sign_seat(SECRET, Seat(key, "", int(time.time()) + 3600))
             for j, pid in enumerate(run.pages):
                 token = own if j == 0 else watch
@@ -217,7 +230,7 @@ async def drive(args: Any, port: int, keys: list[str], child_pid: int) -> None:
                 s,
                 base,
                 run,
-                sign_seat(SECRET, Seat(run.key, HUMAN.user_id, int(time.time()) + 3600)),
+                sign_seat(SECRET, Seat(run.key, human(run.key).user_id, int(time.time()) + 3600)),
                 args,
                 fig,
                 stop,

@@ -19,7 +19,9 @@ from bot.table import ChatRef, HandChanged, Out, TableChanged, TableManager
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.4
+POLL_SECONDS = 0.4  # several workers: another worker's commit shows within about this
+# One process: every change comes with the manager's outputs; the poll is a safety net.
+ALONE_POLL_SECONDS = 5.0
 
 
 class Hub:
@@ -33,6 +35,7 @@ class Hub:
         # generation is shared by all its pages (adapters/web/views.py).
         self._generation: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
+        self._due: set[str] = set()  # tables whose wake-up is scheduled
 
     def start(self) -> None:
         self.manager.subscribe(self.on_out)
@@ -45,8 +48,16 @@ class Hub:
                 await self._task
 
     async def on_out(self, out: Out) -> None:
-        if isinstance(out, TableChanged | HandChanged):
-            self.poke(out.table)
+        # One step publishes several outputs (the table, each player's hand): its pages
+        # wake once, after the last of them.
+        watched = isinstance(out, TableChanged | HandChanged) and out.table in self._pages
+        if watched and out.table not in self._due:
+            self._due.add(out.table)
+            asyncio.get_running_loop().call_soon(self._wake, out.table)
+
+    def _wake(self, key: str) -> None:
+        self._due.discard(key)
+        self.poke(key)
 
     def poke(self, key: str) -> None:
         """Wake every page of this table (each compares what it shows with what is)."""
