@@ -65,7 +65,7 @@ class ReviewConfig:
 
     @staticmethod
     def quick(seed: int = 0) -> ReviewConfig:
-        """A small budget for tests and previews."""
+        """A smaller budget (tests, previews): enough to rank a clearly bad play first."""
         return ReviewConfig(deals=12, seed=seed)
 
 

@@ -33,7 +33,7 @@ CACHE_SIZE = 32  # opened records kept for the ◀ ▶ presses that follow
 # buttons); a press after that is answered "out of date".
 SESSION_TTL = 24 * 3600.0
 STEPPER = "stepper"
-# The review's budget (``bot.ai.review``): ~20 s of one core for a whole hand.
+# The review's budget (``bot.ai.review``): 15-18 s of CPU for a whole 36-card hand.
 REVIEW_CONFIG = ReviewConfig()
 REVIEW_CACHE = 64  # reviews kept: a second /review of the same seat answers at once
 

@@ -36,7 +36,7 @@ from bot.records.record import record_json
 from bot.records.scenario import replay_scenario
 
 HERE = Path(__file__).parent
-CONFIG = ReviewConfig(deals=12)  # the tests' budget
+CONFIG = ReviewConfig.quick()  # the tests' budget (12 deals)
 STRONG = ReviewConfig(deals=60)
 MIN_COST = 1.0
 LATE = 12
