@@ -12,6 +12,7 @@ import bot.records.desk as desk_module
 from bot.ai.review import ReviewConfig, review
 from bot.engine.errors import ErrorCode, GoujiError
 from bot.i18n import error_text, t
+from bot.i18n.texts import wording
 from bot.records import HandRecord
 from bot.records.replay import replay
 from bot.records.teacher import review_text
@@ -63,7 +64,8 @@ async def expected_review(h: Harness) -> str:
     rec = HandRecord.from_json(raw, number)
     seat = rec.seat_of(str(ALICE.id))
     assert seat is not None
-    return review_text(review(replay(rec), seat, QUICK), number, rec.names, "zh")
+    with wording("dc"):  # Discord's words (/gouji replay) where a shared text names Telegram's
+        return review_text(review(replay(rec), seat, QUICK), number, rec.names, "zh")
 
 
 def public_texts(h: Harness) -> list[str]:
