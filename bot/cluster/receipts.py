@@ -128,6 +128,15 @@ class Receipt:
         outcomes = self._outcomes()
         return bool(outcomes) and all(o is Outcome.SHED for o in outcomes)
 
+    @property
+    def idle(self) -> bool:
+        """No call is pending any more (each returned, was shed, or was abandoned)."""
+        return all(f.done() for f in self._waiting)
+
+    def pending(self) -> list[asyncio.Future[Outcome]]:
+        """The calls not yet returned, shed or abandoned."""
+        return [f for f in self._waiting if not f.done()]
+
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for every call to return or be abandoned; True
         when none is pending any more."""

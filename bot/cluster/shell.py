@@ -40,6 +40,7 @@ from ..store import (
     lease_key,
 )
 from ..store import Deadline as DeadlineRow
+from ..store.backend import Dialect
 from ..table.cache import BoundedDict
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
@@ -364,7 +365,13 @@ class SharedTableManager(TableManager):
         bookkeeping's connections, taken before the table's in-process lock — a command
         waiting for that lock then waits for a read under way, never for a connection,
         and these reads (one per commit on every other worker) leave the commands' pool
-        to commands."""
+        to commands. On SQLite (tests: one file, one connection's lock for every
+        transaction of the worker) the other way round: a command holds the table's lock
+        while it waits for that one, and the read holding it waited for the command."""
+        if self.shared.dialect is Dialect.SQLITE:
+            async with self.lock(key), self.bookkeeping.transaction(readonly=True) as tx:
+                await self._read(tx, key)
+            return
         async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
             await self._read(tx, key)
 

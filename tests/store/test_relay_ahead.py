@@ -107,3 +107,34 @@ async def test_a_batch_that_is_not_full_waits_for_its_edit_without_another_claim
     assert await asyncio.wait_for(pump, 10) == 2
     assert claims == [1]  # the one that marks the edit and finds nothing more
     assert await states(store) == {"edit": ("sent", 1), "r1": ("sent", 1)}
+
+
+async def test_a_commit_behind_a_paced_edit_is_claimed_at_once(store: Store) -> None:
+    """A short batch's edit is paced by the group's budget (3 s and more); a commit
+    meanwhile — the next player's private keyboard — is claimed and handed over at once,
+    not after that edit (issue #38: every human turn waited ~3.2 s for the group's table
+    edit on several workers). The edit is not claimed again and is marked once out."""
+    async with store.transaction() as tx:
+        await tx.enqueue(CHAT, "edit", "TableChanged", {}, 0.0)
+        await tx.enqueue(CHAT, "r1", "Reply", {}, 0.0)
+    adapter = PacedEdits()
+    relay = OutboxRelay(store.background(), "w1", adapter, lambda: 50.0, batch=3)
+    pump = asyncio.create_task(relay.pump_chat(CHAT))
+    for _ in range(200):
+        if adapter.edits and "r1" in adapter.handed:
+            break
+        await asyncio.sleep(0.01)
+    async with store.transaction() as tx:  # the next step commits: its keyboard
+        await tx.enqueue(CHAT, "keyboard", "HandChanged", {}, 0.0)
+    assert await relay.pump_chat(CHAT) == 0  # the committing worker's pass: news for it
+    for _ in range(200):
+        if "keyboard" in adapter.handed:
+            break
+        await asyncio.sleep(0.01)
+    assert adapter.handed == ["edit", "r1", "keyboard"]  # before the edit went out
+    assert adapter.edits and not pump.done()
+    # Marked in order, once the edit is out too (no claim spent to mark it sooner).
+    assert (await states(store))["edit"] == ("sending", 1)
+    adapter.release()
+    assert await asyncio.wait_for(pump, 10) == 3
+    assert await states(store) == {k: ("sent", 1) for k in ["edit", "r1", "keyboard"]}
