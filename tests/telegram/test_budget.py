@@ -245,3 +245,26 @@ async def test_a_new_sender_keeps_the_table_edit_cadence() -> None:
     assert max(gaps) <= pace + 0.5  # the same cadence across the change (was 15 s)
     assert min(gaps) >= pace - 1e-9  # and the new sender waited its turn
     assert worst_minute(times) <= GROUP_LIMIT - GROUP_RESERVE
+
+
+async def test_a_restart_remembers_which_calls_were_table_edits(tmp_path: Path) -> None:
+    """The table's edits are paced by the group's other calls; what was an edit is kept
+    with the table, so the bot restarted on the same database knows it (issue #34:
+    a restart slowed the table's edits 2-3x for a minute)."""
+    h = await Harness(tmp_path).open()
+    wang, li = USERS[0], USERS[1]
+    h.fake.opened.update({wang["id"], li["id"]})
+    await h.say(wang, "/gouji")
+    await h.tick(1.0)
+    await h.say(li, "/join")  # a line under the table: an edit
+    await h.say(wang, "/rules")  # a reply: no edit
+    for _ in range(8):
+        await h.tick(1.0)
+    budget = h.bot.sender.budget
+    used, edits = budget.used(GROUP_ID), budget.edits(GROUP_ID)
+    assert edits >= 2 and used > edits
+    await h.restart()  # (the table is edited once more as it comes back)
+    budget = h.bot.sender.budget
+    assert budget.edits(GROUP_ID) >= edits
+    assert budget.used(GROUP_ID) - budget.edits(GROUP_ID) == used - edits  # the reply
+    await h.close()
