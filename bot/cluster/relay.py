@@ -140,9 +140,7 @@ class OutboxRelay:
         # chats it was told of.
         self._busy: set[str] = set()
         self._again: set[str] = set()
-        # Per lease being sent for: set when more messages were committed since its last
-        # claim — a pump waiting for a paced table edit claims them at once (``_wait``).
-        self._news: dict[str, asyncio.Event] = {}
+        self._news: dict[str, asyncio.Event] = {}  # per lease: committed since the claim
         self._chats: dict[str, set[str]] = {}
         # Per lease, the last token under which this worker's adapter values are known
         # to be current (``_lease``, ``_recall_if_taken_over``).
@@ -362,8 +360,8 @@ class OutboxRelay:
         returned instead, for the next claim's commit (a round trip saved; sending an edit
         again is harmless). ``carry``: once only table edits are still out (paced by the
         group's budget), mark what is out and return those edits instead of waiting, so
-        the chat's next messages are claimed meanwhile. Without it, the same once more
-        messages were committed while a paced edit is out (``_news_first``). Returns
+        the chat's next messages are claimed meanwhile. Without ``carry`` the same, once
+        more messages were committed while a paced edit is out (``_news_first``). Returns
         (marked, left to mark, edits still out); left is None if the lease was lost."""
         marked = 0
         while handed:
@@ -458,14 +456,18 @@ class OutboxRelay:
         while not head.idle:
             if news.is_set() and _edits_only(handed):
                 return True
-            heard = asyncio.ensure_future(news.wait())
             calls: list[asyncio.Future[Any]] = [f for h in handed for f in h[1].pending()]
+            # Once news is in, only the calls still out can change the answer.
+            heard = None if news.is_set() else asyncio.ensure_future(news.wait())
             try:
                 woke, _ = await asyncio.wait(
-                    [*calls, heard], timeout=step, return_when=asyncio.FIRST_COMPLETED
+                    calls if heard is None else [*calls, heard],
+                    timeout=step,
+                    return_when=asyncio.FIRST_COMPLETED,
                 )
             finally:
-                heard.cancel()
+                if heard is not None:
+                    heard.cancel()
             if not woke:
                 waited += step
                 if not await self._kept(owner, lease, waited):
