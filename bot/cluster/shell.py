@@ -466,10 +466,14 @@ class SharedTableManager(TableManager):
         self._seated.pop(key, None)
 
     def _forget(self, key: str) -> None:
-        # An ended table leaving memory leaves its adapter values behind (``memory_keys``).
+        # An ended table leaving memory leaves its adapter values behind (``memory_keys``),
+        # and nothing to follow: no versions kept per table ever played here.
         t = self.tables.get(key)
         if t is not None and not t.live():
             self._ended[key] = dict(self.meta_of(key))
+            self._versions.pop(key, None)
+            self._newest.pop(key, None)
+            self._seated.pop(key, None)
         self._dealt.pop(key, None)
         super()._forget(key)
 

@@ -127,6 +127,9 @@ async def test_any_worker_serves_any_table(workers: list[Worker], clock: FakeClo
     assert not a.tables[CHAT.key].live() and not b.tables[CHAT.key].live()
     assert a.snapshot(CHAT.key) == b.snapshot(CHAT.key)
     assert await a.current(CHAT) is None and await b.current(CHAT) is None
+    clock.advance(a.finished_ttl + 1)
+    assert a.evict() == 1 and b.evict() == 1  # then it leaves memory, with its versions
+    assert CHAT.key not in a.tables and CHAT.key not in a._versions
     assert await store.live_table(CHAT.key) is None
     (_hand,) = await store.finished_hands(CHAT.group_key)  # recorded once
     board = await b.leaderboard(CHAT.group_key)
