@@ -154,6 +154,12 @@ async def test_discord_personal_link_and_spectator(tmp_path: Path) -> None:
         assert await page.locator("[data-card]").count() == 36
         mine = page.locator("[data-seat].mine")
         assert await mine.count() == 1
+        # 报户: the button, then the seat to ask; the answer comes back as a toast.
+        await page.locator("[data-action=count]").click()
+        await page.locator('[data-seat="4"]').click()
+        toast = page.locator("#toast")
+        await toast.wait_for(state="visible")
+        assert (await toast.text_content() or "").strip()
         await shot(page, shots / "web-desktop.png")
         await page.set_viewport_size(PHONE)
         await shot(page, shots / "web-phone-discord.png")
