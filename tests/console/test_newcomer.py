@@ -10,6 +10,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from adapters.console import ConsoleTable, watch
 from adapters.console.format import grouped
 from adapters.console.replay import export_main, replay_main
@@ -339,3 +341,24 @@ def test_grouped_hands_read_high_to_low() -> None:
 
     assert grouped(parse("3345QQB")) == "B QQ 5 4 33"
     assert t("seat_label", "en", seat=6) == "seat 6"
+
+
+async def test_a_session_killed_mid_hand_leaves_nothing_in_the_way(tmp_path: Path) -> None:
+    db = str(tmp_path / "gouji.sqlite3")
+
+    def dies(prompt: str) -> str:
+        raise RuntimeError("killed")  # the process dies at its first prompt
+
+    table = ConsoleTable(seed=3, hands=1, lang="en", input_fn=dies, out=io.StringIO(), db_path=db)
+    with pytest.raises(RuntimeError):
+        await table.run()
+    # The next session ends the table left open and deals its own match.
+    text, _ = await _run(["auto"], seed=3, default="q", db_path=db)
+    assert "Hand 1 result" in text and "--hand 1" in text
+
+
+async def test_a_file_that_cannot_keep_hands_is_said_once_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    text, _ = await _run(["q"], db_path=str(tmp_path))  # a directory, not a file
+    assert text.count("Cannot keep finished hands in") == 1 and "Match over" in text
