@@ -19,6 +19,7 @@ from bot.service import ChatBot
 from bot.table import TableManager
 
 from .drawing import Drawer
+from .frontends import DISCORD, TELEGRAM
 from .web import WebConfig
 
 
@@ -30,10 +31,10 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
     # ends with the process (at exit, or with it when it is killed), so no bot closes it.
     drawer = Drawer.from_env()
     web = WebConfig.from_env()  # None without GOUJI_WEB_URL; a bad one stops the start
-    tg_token = os.environ.get("GOUJI_TELEGRAM_TOKEN")
+    tg_token = os.environ.get(TELEGRAM.token_env)
     if tg_token:
         bots.append(_telegram(manager, tg_token, drawer, web))
-    dc_token = os.environ.get("GOUJI_DISCORD_TOKEN")
+    dc_token = os.environ.get(DISCORD.token_env)
     if dc_token:
         import discord
 

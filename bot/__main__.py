@@ -18,6 +18,7 @@ from .ai import search_pool
 from .ai.levels import LEVELS
 from .ai.search_pool import SEARCH_PROCESSES_ENV, SearchProcessesError, search_processes
 from .engine.rules import PRESET_NAMES
+from .frontend import FrontEnd, registered, with_token
 from .records.cli import COMMANDS as RECORD_COMMANDS
 from .records.cli import add_commands as add_record_commands
 from .service import BotFactory, ChatBot
@@ -26,7 +27,7 @@ from .service import BotFactory, ChatBot
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="gouji",
-        description="够级 (Gouji): Telegram/Discord bot, or a table in this terminal.",
+        description="够级 (Gouji): chat bots, or a table in this terminal.",
     )
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default zh)")
     p.add_argument("--preset", choices=PRESET_NAMES, default="dagang", help="house rules preset")
@@ -51,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--shards",
         metavar="K/N",
-        help="run Discord shard K of N in this worker (several workers: docs/store.md)",
+        help="run shard K of N of a sharded chat bot in this worker (several workers: "
+        "docs/store.md)",
     )
     sub = p.add_subparsers(dest="command")
     ref = sub.add_parser("referee", help="replay a rule scenario file (docs/rules.md §15)")
@@ -90,8 +92,16 @@ def check_flags(args: argparse.Namespace, environ: Mapping[str, str]) -> None:
         raise UsageError("--watch plays one hand: --hands is for a match you play")
     if args.watch and args.no_save:
         raise UsageError("--no-save is for a match you play (--watch keeps nothing)")
-    if args.shards and not environ.get("GOUJI_DISCORD_TOKEN"):
-        raise UsageError("--shards splits the Discord bot: set GOUJI_DISCORD_TOKEN")
+    sharded = [f for f in registered() if f.shards]
+    if args.shards and not any(environ.get(f.token_env) for f in sharded):
+        raise UsageError(_shards_need(sharded))
+
+
+def _shards_need(sharded: list[FrontEnd]) -> str:
+    if not sharded:
+        return "--shards splits a chat bot, and none here can be split"
+    bots = " or ".join(f.name for f in sharded)
+    return f"--shards splits the {bots} bot: set {' or '.join(f.token_env for f in sharded)}"
 
 
 def log_level(environ: Mapping[str, str]) -> int:
@@ -158,8 +168,7 @@ def _main(argv: Sequence[str] | None, front: FrontEnds) -> int:
         return 1  # as for the other settings a worker cannot start with
     if args.watch:
         return front.watch(args)
-    tokens = os.environ.get("GOUJI_TELEGRAM_TOKEN") or os.environ.get("GOUJI_DISCORD_TOKEN")
-    if tokens and not args.console:
+    if with_token(os.environ) and not args.console:
         return _run_bots(args, front)
     if args.hands is None:
         args.hands = DEFAULT_HANDS

@@ -1,4 +1,5 @@
-"""Run the chat bots: Telegram and/or Discord in one event loop around one table manager.
+"""Run the chat bots (the registered front ends whose token is set: bot.frontend) in one
+event loop around one table manager.
 
 A start-up failure (a wrong token, an unreachable API, a database that cannot be opened)
 raises :class:`StartupError` with one line for the operator, after everything already
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
 from .cluster.timings import GcWatch, watch_loop
+from .frontend import FrontEnd, StartFailure, tokens_wanted
 from .heap import settle_heap
 from .store import Store, default_store_target
 from .store.backend import Dialect
@@ -38,6 +40,10 @@ class StartupError(Exception):
 
 
 class ChatBot(Protocol):
+    # Its platform's declaration (bot.frontend); None for a page served beside the bots.
+    @property
+    def front_end(self) -> FrontEnd | None: ...
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -68,28 +74,21 @@ def safe_target(target: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _platform(bot: ChatBot) -> tuple[str, str]:
-    name = type(bot).__name__.lower()
-    if "telegram" in name:
-        return "Telegram", "GOUJI_TELEGRAM_TOKEN"
-    if "discord" in name:
-        return "Discord", "GOUJI_DISCORD_TOKEN"
-    return type(bot).__name__, "its token"
-
-
 def start_failure(bot: ChatBot, err: BaseException) -> str:
     """One line saying why ``bot`` did not start. Never echoes the token."""
     if isinstance(err, StartupError):
         return str(err)  # the front end's own line (e.g. the web table's port is taken)
-    platform, variable = _platform(bot)
-    kind = type(err).__name__
-    if kind in ("InvalidToken", "LoginFailure") or getattr(err, "status", None) == 401:
+    front = bot.front_end
+    platform = front.name if front else type(bot).__name__
+    failure = front.classify(err) if front else None
+    if failure is StartFailure.REJECTED_TOKEN or getattr(err, "status", None) == 401:
+        variable = front.token_env if front else "its token"
         return f"{platform} rejected the bot token: check {variable}"
     if isinstance(err, TimeoutError):
         return f"cannot reach {platform}: no answer within {START_TIMEOUT:.0f} s"
-    if kind in ("NetworkError", "TimedOut") or isinstance(err, OSError) or _is_aiohttp(err):
+    if failure is StartFailure.UNREACHABLE or isinstance(err, OSError) or _is_aiohttp(err):
         return f"cannot reach {platform}: {err}"
-    return f"{platform} bot failed to start: {kind}: {err}"
+    return f"{platform} bot failed to start: {type(err).__name__}: {err}"
 
 
 def _is_aiohttp(err: BaseException) -> bool:
@@ -127,7 +126,7 @@ async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None
         manager = make_manager(store)
         bots = build_bots(manager, shards)
         if not bots:
-            raise StartupError("no GOUJI_TELEGRAM_TOKEN or GOUJI_DISCORD_TOKEN set")
+            raise StartupError(f"no {tokens_wanted()} set")
         for bot in bots:
             started.append(bot)  # a half-started bot is stopped too (sessions, threads)
             try:

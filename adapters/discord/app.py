@@ -15,10 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.frontend import FrontEnd
 from bot.i18n import use_wording, wording
 from bot.table import Out, TableManager
 
 from ..drawing import Drawer
+from ..frontends import DISCORD
 from ..web.config import WebConfig
 from .cog import GoujiCog
 from .controller import Controller
@@ -71,6 +73,8 @@ class GoujiClient(commands.Bot):
 
 
 class DiscordBot:
+    front_end: FrontEnd = DISCORD
+
     def __init__(
         self,
         manager: TableManager,

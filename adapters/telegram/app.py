@@ -16,11 +16,13 @@ from telegram import BotCommand
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 from telegram.request import BaseRequest
 
+from bot.frontend import FrontEnd
 from bot.i18n import t
 from bot.service import StartupError
 from bot.table import Clock, SystemClock, TableManager
 
 from ..drawing import Drawer
+from ..frontends import TELEGRAM
 from .book import MessageBook
 from .context import Context
 from .group import GroupCommands
@@ -130,6 +132,8 @@ def _router(ctx: Context, publisher: Publisher) -> Router:
 
 
 class TelegramBot:
+    front_end: FrontEnd = TELEGRAM
+
     def __init__(
         self,
         manager: TableManager,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from bot.frontend import FrontEnd
 from bot.service import StartupError
 from bot.table import TableManager
 
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 
 
 class WebServer:
+    front_end: FrontEnd | None = None  # served beside the chat bots: no platform of its own
+
     def __init__(
         self,
         manager: TableManager,

@@ -5,10 +5,9 @@ from .health import HealthServer
 from .logs import JsonFormatter, configure_logging
 from .relay import OutboxRelay
 from .timers import DeadlineRunner
-from .worker import SHARDS_ENV, WORKER_ENV, ShardsError, parse_shards, worker_id
+from .worker import WORKER_ENV, ShardsError, parse_shards, worker_id
 
 __all__ = [
-    "SHARDS_ENV",
     "WORKER_ENV",
     "DeadlineRunner",
     "HealthServer",

@@ -13,16 +13,13 @@ def worker_id() -> str:
     return os.environ.get(WORKER_ENV) or f"{socket.gethostname()}-{os.getpid()}"
 
 
-SHARDS_ENV = "GOUJI_DISCORD_SHARDS"
-
-
 class ShardsError(ValueError):
     """``--shards`` that is not ``K/N`` with 0 <= K < N."""
 
 
 def parse_shards(text: str) -> tuple[int, int]:
-    """``"K/N"``: this worker runs Discord shard K of N (direct messages and their button
-    presses always arrive on shard 0)."""
+    """``"K/N"``: this worker runs shard K of N of a sharded front end's bot (one that
+    declares ``shards``: bot.frontend)."""
     try:
         k, n = (int(part) for part in text.split("/"))
     except ValueError:

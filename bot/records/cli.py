@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..frontend import registered
+
 COMMANDS = ("replay", "review", "export")
 
 
@@ -34,8 +36,9 @@ def add_commands(sub: Any, parser: argparse.ArgumentParser) -> None:
     ex.add_argument(
         "--group",
         required=True,
-        help="group key: tg:<Telegram chat id, e.g. -1001234>, dc:<Discord server id>, or "
-        "console:local for the terminal (docs/records.md says how to find them)",
+        help="group key: "
+        + "".join(f"{f.group_key_help}, " for f in registered())
+        + "or console:local for the terminal (docs/records.md says how to find them)",
     )
     ex.add_argument("--hand", type=int, required=True, help="the hand's number in the group")
     ex.add_argument("--match", action="store_true", help="add the later hands of its match")

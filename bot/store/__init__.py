@@ -17,9 +17,9 @@ from .db import (
     default_db_path,
     default_store_target,
     is_postgres_url,
-    lease_key,
     outbox_key,
 )
+from .leases import LeasePrefixError, grouped_prefixes, lease_key, share_group_budget
 
 __all__ = [
     "DATABASE_URL_ENV",
@@ -27,6 +27,7 @@ __all__ = [
     "Batch",
     "Deadline",
     "HandWrite",
+    "LeasePrefixError",
     "OutboxMessage",
     "PlayerStats",
     "Seen",
@@ -36,7 +37,9 @@ __all__ = [
     "TableWrite",
     "default_db_path",
     "default_store_target",
+    "grouped_prefixes",
     "is_postgres_url",
     "lease_key",
     "outbox_key",
+    "share_group_budget",
 ]

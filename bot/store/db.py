@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .backend import Backend, Dialect, Lane, Row, Tx
+from .leases import lease_sql
 
 DB_ENV = "GOUJI_DB"
 DATABASE_URL_ENV = "GOUJI_DATABASE_URL"
@@ -63,26 +64,6 @@ _WAITING = "state <> 'sent' AND state <> 'dropped'"
 # Called with the name of each point inside a step's transaction (tests kill the process
 # there to prove a crash loses nothing).
 FaultHook = Callable[[str], None]
-
-
-def lease_key(chat_key: str) -> str:
-    """The key of the lease that covers a chat: one sender at a time per lease. A
-    Telegram forum's topics share their group's (Telegram's 20 messages a minute are the
-    group's, whichever topic they go to: one worker must count them all); any other chat
-    has its own. ``_lease_of`` is the same in SQL."""
-    if chat_key.startswith("tg:") and ":" in chat_key[3:]:
-        return "tg:" + chat_key[3:].partition(":")[0] + ":"
-    return chat_key
-
-
-def _lease_of(column: str, dialect: Dialect) -> str:
-    """``lease_key`` of a chat key column, in SQL both back ends run (only the name of
-    the function that finds a character differs)."""
-    find = "strpos" if dialect is Dialect.POSTGRES else "instr"
-    return (
-        f"CASE WHEN {column} LIKE 'tg:%:%' "
-        f"THEN substr({column}, 1, 3 + {find}(substr({column}, 4), ':')) ELSE {column} END"
-    )
 
 
 def default_db_path() -> str:
@@ -922,7 +903,7 @@ class StoreTx:
     ) -> list[tuple[str, bool]]:
         """Chats with unsent messages whose lease (``lease_key``) no sender holds, or
         ``holder`` does, each with whether it is ``holder``'s; the free ones first."""
-        lease = _lease_of("o.chat_key", self.tx.dialect)
+        lease = lease_sql("o.chat_key", self.tx.dialect)
         rows = await self.tx.fetch(
             "SELECT o.chat_key, l.holder FROM outbox o "
             f"LEFT JOIN chat_leases l ON l.chat_key = {lease} AND l.until >= ? "
@@ -988,7 +969,7 @@ class StoreTx:
 
     def _fence(self) -> str:
         """Marks are fenced: only the sender whose token is still the lease's may mark."""
-        lease = _lease_of("outbox.chat_key", self.tx.dialect)
+        lease = lease_sql("outbox.chat_key", self.tx.dialect)
         return (
             f" AND EXISTS (SELECT 1 FROM chat_leases l WHERE l.chat_key = {lease} "
             "AND l.holder = ? AND l.token = ?)"

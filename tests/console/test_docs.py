@@ -47,7 +47,6 @@ def test_the_chat_docs_list_every_command() -> None:
 
 def test_the_docs_list_every_variable() -> None:
     read = set(re.findall(r'"(GOUJI_[A-Z_]+)"', _code())) - {"GOUJI_STRICT_TEXTS"}
-    read -= {"GOUJI_DISCORD_SHARDS"}  # named for --shards, never read from the environment
     readme = _doc("README.md")
     assert not [v for v in read if v not in readme]
     telegram, discord = _doc("docs/telegram.md"), _doc("docs/discord.md")
