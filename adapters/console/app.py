@@ -45,16 +45,19 @@ from bot.table import (
     AskCount,
     ChatRef,
     FakeClock,
+    FrontText,
     HandChanged,
     HandFinished,
     MatchOver,
     NextHand,
     Notice,
+    NoticeCode,
     OpenTable,
     Out,
     PrivateNote,
     PrivateSnapshot,
     Ready,
+    ReplyCode,
     Start,
     StopMatch,
     TableChanged,
@@ -84,7 +87,7 @@ ME_EN = Actor("me", "You", is_admin=True)
 MAX_LISTED = 4  # the short list of plays: the PlayMenu's suggestions, else the cheapest
 # Replies the terminal does not print: "ok", and the count that was "posted in the group"
 # (the terminal prints the answer itself as a notice).
-QUIET_REPLIES = frozenset({"ok", "count_posted"})
+QUIET_REPLIES = frozenset({ReplyCode.OK, ReplyCode.COUNT_POSTED})
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 AUTO_WORDS = frozenset({"auto", "托管"})  # 托管 is a word: a lone t is a card (a 10)
 AUTOPASS_WORDS = frozenset({"autopass", "自动过"})
@@ -94,7 +97,15 @@ YES_WORDS = frozenset({"y", "yes", "是"})
 # b (burn) is a big joker, s a small joker, t (托管) a 10. Typed alone, they are asked about.
 LONE_LETTERS = frozenset({"b", "s", "t"})
 # What a person watches being played: a short pause after each, as a table shows them.
-PACED_NOTICES = frozenset({"ev_played", "ev_played_you", "ev_burned", "ev_burned_you"})
+# The lines a play makes, with the terminal's own "you" wording of them.
+PACED_NOTICES = frozenset(
+    {
+        NoticeCode.EV_PLAYED,
+        FrontText("ev_played_you"),
+        NoticeCode.EV_BURNED,
+        FrontText("ev_burned_you"),
+    }
+)
 FULL_DECK = 216  # four decks
 PLAY_PAUSE = 0.6  # seconds after each play while you watch (托管, --watch) at a terminal
 
@@ -287,7 +298,7 @@ class ConsoleTable:
     def _personal(self, out: Notice) -> Notice:
         """A notice about the player's own seat, in the second person ("You declare ...")."""
         you = f"{out.key}_you"
-        if out.key == "count_answer" and dict(out.params).get("asker") == self.me.name:
+        if out.key == NoticeCode.COUNT_ANSWER and dict(out.params).get("asker") == self.me.name:
             # 报户 you asked for: "You ask AI 4 …", or about your own seat "Your own count".
             params = dict(out.params)
             answer, count = params.get("answer"), params.get("count")
@@ -297,9 +308,9 @@ class ConsoleTable:
                 self.lang,
             )
             key = "count_answer_self" if params.get("target") == self.my_seat else you
-            return dataclasses.replace(out, key=key, params=params_of(**params))
+            return dataclasses.replace(out, key=FrontText(key), params=params_of(**params))
         if self.my_seat is not None and out.seat == self.my_seat and has_text(you, self.lang):
-            return dataclasses.replace(out, key=you)
+            return dataclasses.replace(out, key=FrontText(you))
         return out
 
     def _result_text(self, out: HandFinished) -> str:
@@ -730,7 +741,7 @@ class ConsoleTable:
         reply: Reply = await self.manager.handle(cmd)  # type: ignore[arg-type]
         await self._drain(self._streaming())  # the table's notices first (the reply may repeat one)
         if not reply.ok:
-            if reply.key == "wait_declarations" and self.role is Role.PRE_PLAY:
+            if reply.key == ReplyCode.WAIT_DECLARATIONS and self.role is Role.PRE_PLAY:
                 # The table waits for you: say what to press, not "wait".
                 self._warn("console_pre_play_enter")
             else:

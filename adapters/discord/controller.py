@@ -24,6 +24,7 @@ from bot.table import (
     ChangeSettings,
     ChatRef,
     Command,
+    FrontText,
     Join,
     Leave,
     NextHand,
@@ -31,6 +32,7 @@ from bot.table import (
     PrivateSnapshot,
     Ready,
     Reply,
+    ReplyCode,
     SetAutoplay,
     Start,
     TableManager,
@@ -54,7 +56,7 @@ from .views import Pick, action_from, pick_from, private_view
 log = logging.getLogger(__name__)
 
 MakeCommand = Callable[[ChatRef, Actor], Command]
-QUIET_REPLIES = frozenset({"ok"})
+QUIET_REPLIES = frozenset({ReplyCode.OK})
 SEAT_VALUES = frozenset("123456")
 
 
@@ -84,7 +86,7 @@ def discord_reply_text(reply: Reply, lang: Lang) -> str:
     """The manager's reply, in the Discord wording where the generic one names other commands."""
     own = f"dc_{reply.key}"
     if has_text(own, lang):
-        reply = Reply(reply.ok, own, reply.params)
+        reply = Reply(reply.ok, FrontText(own), reply.params)
     return reply_text(reply, lang)
 
 
@@ -154,7 +156,7 @@ class Controller:
             self.sender.repost(chat.key)
         reply = await self.manager.handle(make(chat, actor_of(interaction)))
         lang = await self.lang(chat)
-        if reply.ok and reply.key == "joined":
+        if reply.ok and reply.key == ReplyCode.JOINED:
             await self.say_reply(interaction, reply, lang, t("dc_dm_hint", lang))
         elif not reply.ok or reply.key not in QUIET_REPLIES:
             await self.say_reply(interaction, reply, lang)
@@ -373,12 +375,12 @@ class Controller:
         played = action_from(cid.op) is not None
         if reply.ok and played and cid.version is not None:
             await self._swap_controls(interaction, chat)
-        if reply.key == "already_played":
+        if reply.key == ReplyCode.ALREADY_PLAYED:
             # A double tap on the controls this player has just played from (the table
             # keeps which controls those were, across a restart too).
             await self.say_reply(interaction, reply, lang)
             return True
-        if reply.key == "stale":
+        if reply.key == ReplyCode.STALE:
             await self._draw_private(interaction, chat, Pick())
         if not reply.ok or reply.key not in QUIET_REPLIES:
             await self.say_reply(interaction, reply, lang)

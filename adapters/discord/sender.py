@@ -23,7 +23,15 @@ import discord
 from bot.ai import Role
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
-from bot.table import HandChanged, HandFinished, MatchOver, TableManager, TableStatus
+from bot.table import (
+    HandChanged,
+    HandFinished,
+    MatchOver,
+    NoteCode,
+    NoticeCode,
+    TableManager,
+    TableStatus,
+)
 from bot.table.describe import note_text, notice_text
 from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableChanged, TableSnapshot
 
@@ -211,17 +219,17 @@ class Sender:
 
     def _notice(self, tm: TableMessage, out: Notice) -> None:
         lang = self._lang(out.table)
-        if out.key == "count_answer":
+        if out.key == NoticeCode.COUNT_ANSWER:
             self._say(tm, notice_text(out, lang))
             return
         if out.minor:
             return
-        if out.key == "seat_to_ai":
+        if out.key == NoticeCode.SEAT_TO_AI:
             # The leaver's private controls would only be refused now: take them away.
             for key, user in list(self.privates):
                 if key == out.table and self.manager.private_snapshot(key, user) is None:
                     self._poke(key, user)
-        if out.key == "hand_started":
+        if out.key == NoticeCode.HAND_STARTED:
             tm.captions.clear()
             tm.dm_warned.clear()  # once per hand: the last hand's marks are done with
         tm.captions.append(notice_text(out, lang))
@@ -236,7 +244,7 @@ class Sender:
             tm.writer.post(lambda: self._dm_text(pm, text))
         elif self._ephemeral_alive(pm):
             tm.writer.post(lambda: self._ephemeral_text(pm, text))
-        elif out.key == "turn_warning":
+        elif out.key == NoteCode.TURN_WARNING:
             ping = t("dc_ping", self._lang(out.table), mention=f"<@{user}>", text=text)
             tm.writer.post(lambda: self._ping(tm, pm, ping))
 

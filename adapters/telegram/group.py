@@ -14,12 +14,14 @@ from bot.table import (
     AddBots,
     AskCount,
     ChatRef,
+    FrontText,
     Join,
     Leave,
     NextHand,
     OpenTable,
     RemoveBot,
     Reply,
+    ReplyCode,
     Start,
     StopMatch,
 )
@@ -36,10 +38,27 @@ from .settings_menu import SettingsMenu
 
 log = logging.getLogger(__name__)
 
-SILENT_OK = frozenset({"started", "table_shown", "table_opened", "count_posted", "match_stopped"})
+SILENT_OK = frozenset(
+    {
+        ReplyCode.STARTED,
+        ReplyCode.TABLE_SHOWN,
+        ReplyCode.TABLE_OPENED,
+        ReplyCode.COUNT_POSTED,
+        ReplyCode.MATCH_STOPPED,
+    }
+)
 # Lobby changes the table message shows: a line in its caption, not a reply of its own
 # (each reply would spend one of the group's 20 calls a minute).
-LOBBY_LINES = frozenset({"joined", "left", "bots_added", "bot_removed", "swapped", "kicked"})
+LOBBY_LINES = frozenset(
+    {
+        ReplyCode.JOINED,
+        ReplyCode.LEFT,
+        ReplyCode.BOTS_ADDED,
+        ReplyCode.BOT_REMOVED,
+        ReplyCode.SWAPPED,
+        ReplyCode.KICKED,
+    }
+)
 
 
 def _int_arg(args: list[str], lo: int, hi: int) -> int | None:
@@ -302,7 +321,7 @@ class GroupCommands:
         elif press.op == "c":
             reply = await manager.handle(AskCount(chat=chat, actor=actor, target=press.seat or 0))
             if reply.ok:
-                reply = Reply.yes("tg_count_done")
+                reply = Reply.yes(FrontText("tg_count_done"))
         else:
             admin = await ctx.is_admin(int(chat.chat_id), user.id)
             actor = actor_of(user, admin)
@@ -338,9 +357,9 @@ class GroupCommands:
         """[我的牌]: the hand posted again (the bot knows, across restarts too, whether it
         may write to them), else the link that opens the bot."""
         if self.ctx.manager.private_snapshot(chat.key, uid) is None:
-            return Reply.no("tg_no_hand")
+            return Reply.no(FrontText("tg_no_hand"))
         if not self.ctx.reach.known(uid, chat.key):
             await query.answer(url=self.ctx.deep_link(f"h_{tid}"))
             return None
         self.pub.touch_hand(chat.key, uid, fresh=True)
-        return Reply.yes("tg_hand_sent")
+        return Reply.yes(FrontText("tg_hand_sent"))

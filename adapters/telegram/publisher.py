@@ -20,7 +20,9 @@ from bot.table import (
     HandChanged,
     HandFinished,
     MatchOver,
+    NoteCode,
     Notice,
+    NoticeCode,
     Out,
     PrivateNote,
     PrivateSnapshot,
@@ -116,7 +118,7 @@ class Publisher:
                 )
             case PrivateNote(user=user):
                 self.ctx.tell(user, note_text(out, lang))
-                if out.key == "seat_left":
+                if out.key == NoteCode.SEAT_LEFT:
                     self._retire_hand(key, user)
             case HandChanged(user=user):
                 self.touch_hand(key, user)
@@ -125,12 +127,12 @@ class Publisher:
 
     def _notice(self, out: Notice, lang: Lang) -> None:
         key = out.table
-        if out.key == "count_answer":
+        if out.key == NoticeCode.COUNT_ANSWER:
             self.ctx.say(ChatRef.from_key(key), notice_text(out, lang), urgent=True)
             return
         if out.minor:
             return  # plays and passes: the table image shows them
-        if out.key == "hand_started":
+        if out.key == NoticeCode.HAND_STARTED:
             self.ctx.notices.pop(key)  # the lobby's or the last hand's lines are done with
         self.table_line(key, notice_text(out, lang))
 

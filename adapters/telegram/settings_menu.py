@@ -203,7 +203,7 @@ class SettingsMenu:
         try:
             value: SettingValue = True if name == RESET else spec_of(name).parse(raw)
         except GoujiError as err:
-            return Reply.no(err.code.value, **err.params)
+            return Reply.no(err.code, **err.params)
         return await self.ctx.manager.handle(
             ChangeSettings(chat=chat, actor=actor, changes={name: value})
         )

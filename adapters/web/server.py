@@ -19,7 +19,7 @@ from aiohttp import web
 from bot.i18n.catalogue import Lang, is_lang
 from bot.records.desk import RecordDesk
 from bot.records.desk import Refused as NotShown
-from bot.table import Actor, ChatRef, Reply, TableManager
+from bot.table import Actor, ChatRef, FrontText, Reply, TableManager
 from bot.table.describe import reply_text
 
 from .actions import Refused, command_of
@@ -163,7 +163,9 @@ class WebTable:
         cmd = command_of(body, chat, Actor(seat.user_id, name), priv)
         if isinstance(cmd, Refused):
             # The page's own refusals, or the chats' (``stale``) from the shared catalogue.
-            text = texts_of(priv.lang).get(cmd.key) or reply_text(Reply.no(cmd.key), priv.lang)
+            text = texts_of(priv.lang).get(cmd.key) or reply_text(
+                Reply.no(FrontText(cmd.key)), priv.lang
+            )
             return web.json_response({"ok": False, "error": cmd.key, "text": text}, status=409)
         reply = await self.manager.handle(cmd)
         return web.json_response(

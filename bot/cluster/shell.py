@@ -42,6 +42,7 @@ from ..store import (
 from ..store import Deadline as DeadlineRow
 from ..store.backend import Dialect
 from ..table.cache import BoundedDict
+from ..table.codes import NoteCode, ReplyCode
 from ..table.commands import ChangeSettings, Command
 from ..table.core import Env, Step, step, tick_table
 from ..table.core.timers import warn_at
@@ -237,7 +238,9 @@ class SharedTableManager(TableManager):
             saved = await self._write(tx, key, table, result, changed)
             if changed is not None and not saved:
                 await tx.save_settings(cmd.chat.group_key, changed.to_json())
-        return (Reply.yes("settings_saved") if changed is not None else result.reply), changed
+        return (
+            Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
+        ), changed
 
     async def group_settings(self, chat: ChatRef) -> GroupSettings:
         # Another worker may have changed them: the store answers, not a cache.
@@ -768,7 +771,7 @@ class SharedTableManager(TableManager):
         """False for a turn warning whose turn has been played. The warning waits in the
         outbox behind the chat's earlier messages; one that would arrive after the player
         moved (or autoplay did) says nothing true any more."""
-        if note.key != "turn_warning":
+        if note.key != NoteCode.TURN_WARNING:
             return True
         warning = note
         await self._refresh_behind(warning.table)  # a play may have committed since

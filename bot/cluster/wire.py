@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, assert_never
 
 from ..engine.state import Bonus, HandResult, Tribute, bonus_kind_of, tribute_kind_of
+from ..table.codes import NoticeCode, note_key
 from ..table.outputs import (
     HandChanged,
     HandFinished,
@@ -125,9 +126,11 @@ def out_from_json(raw: dict[str, Any]) -> Out:
         if kind == "hand":
             return HandChanged(table, str(raw["user"]), int(raw["seat"]))
         if kind == "private":
-            return PrivateNote(table, str(raw["user"]), str(raw["key"]), _params(raw["params"]))
+            return PrivateNote(
+                table, str(raw["user"]), note_key(str(raw["key"])), _params(raw["params"])
+            )
         if kind == "notice":
-            return Notice(table, str(raw["key"]), _params(raw["params"]), bool(raw["minor"]))
+            return Notice(table, NoticeCode(raw["key"]), _params(raw["params"]), bool(raw["minor"]))
         if kind == "finished":
             totals = raw["totals"]
             return HandFinished(
@@ -141,6 +144,6 @@ def out_from_json(raw: dict[str, Any]) -> Out:
             return MatchOver(
                 table, (int(totals[0]), int(totals[1])), int(raw["hands"]), bool(raw["stopped"])
             )
-    except (KeyError, TypeError, IndexError) as err:
+    except (KeyError, TypeError, IndexError, ValueError) as err:
         raise WireError(f"bad outbox payload: {err!r}") from err
     raise WireError(f"unknown output kind {raw.get('kind')!r}")

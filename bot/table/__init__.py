@@ -1,6 +1,7 @@
 """The platform-neutral table manager that Telegram, Discord and the terminal all drive."""
 
 from .clock import Clock, FakeClock, SystemClock
+from .codes import FrontText, NoteCode, NoticeCode, ReplyCode
 from .commands import (
     Act,
     AddBots,
@@ -52,6 +53,7 @@ __all__ = [
     "Deadline",
     "DeadlineKind",
     "FakeClock",
+    "FrontText",
     "GroupSettings",
     "HandChanged",
     "HandFinished",
@@ -60,7 +62,9 @@ __all__ = [
     "Leave",
     "MatchOver",
     "NextHand",
+    "NoteCode",
     "Notice",
+    "NoticeCode",
     "OpenTable",
     "Out",
     "Param",
@@ -69,6 +73,7 @@ __all__ = [
     "Ready",
     "RemoveBot",
     "Reply",
+    "ReplyCode",
     "SeatInfo",
     "SeatLine",
     "SetAutoplay",

@@ -23,6 +23,7 @@ from ..engine.game import apply, new_hand
 from ..store import HandWrite, PlayerStats, Store, TableWrite
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
+from .codes import ReplyCode
 from .commands import ChangeSettings, Command, Join
 from .core import (
     Config,
@@ -371,7 +372,7 @@ class TableManager:
         if result.table is None:
             self._drop_lock(key)
         await self._publish(result.outs)
-        return Reply.yes("settings_saved") if changed is not None else result.reply
+        return Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
 
     async def check(self, cmd: Join) -> Reply:
         """What the table would answer to this join, changing nothing: an adapter asks
@@ -634,8 +635,8 @@ class TableManager:
 def checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:
     """The group's new settings, or the refusal (only admins; every value validated)."""
     if not cmd.actor.is_admin:
-        return Reply.no("not_admin")
+        return Reply.no(ReplyCode.NOT_ADMIN)
     try:
         return apply_setting_changes(current, cmd.changes)
     except GoujiError as err:
-        return Reply(False, err.code.value, params_of(**err.params))
+        return Reply(False, err.code, params_of(**err.params))

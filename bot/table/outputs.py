@@ -18,6 +18,7 @@ from ..engine.state import HandResult
 from ..engine.views import PublicView, SeatView
 from ..i18n.catalogue import Lang
 from ..present.playmenu import PlayMenu
+from .codes import NoteKey, NoticeKey, ReplyKey
 from .model import GroupSettings, TableStatus
 
 # A parameter of a text: what engine events and refusals carry (cards are notation strings,
@@ -70,7 +71,7 @@ class PrivateNote:
 
     table: str
     user: str
-    key: str
+    key: NoteKey
     params: Params = ()
 
 
@@ -82,7 +83,7 @@ class Notice:
     chat platforms skip them, the terminal prints them."""
 
     table: str
-    key: str
+    key: NoticeKey
     params: Params = ()
     minor: bool = False
 
@@ -118,18 +119,19 @@ Out: TypeAlias = TableChanged | HandChanged | PrivateNote | Notice | HandFinishe
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The answer to the command's sender; ``key`` is a text key (error codes included)."""
+    """The answer to the command's sender; ``key`` is a code whose value is its text key
+    (the table's ``ReplyCode``, the engine's ``ErrorCode``, or a front end's own text)."""
 
     ok: bool
-    key: str
+    key: ReplyKey
     params: Params = ()
 
     @staticmethod
-    def yes(key: str, **params: object) -> Reply:
+    def yes(key: ReplyKey, **params: object) -> Reply:
         return Reply(True, key, params_of(**params))
 
     @staticmethod
-    def no(key: str, **params: object) -> Reply:
+    def no(key: ReplyKey, **params: object) -> Reply:
         return Reply(False, key, params_of(**params))
 
     def param(self, name: str) -> Param:

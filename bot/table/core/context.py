@@ -19,14 +19,15 @@ from ...engine.actions import Action
 from ...engine.events import Event, EventKind
 from ...engine.game import apply
 from ...engine.state import SEATS
+from ..codes import NoteCode, NoteKey, NoticeCode
 from ..model import GroupSettings, SeatInfo
 from ..outputs import Deadline, DeadlineKind, Notice, Out, PrivateNote, Reply, params_of
 from ..record import Table
 
 # Events only their two seats see: (text for the giver, text for the receiver).
 PRIVATE_NOTICES = {
-    EventKind.TRIBUTE_GIVEN: ("note_tribute_paid", "note_tribute_received"),
-    EventKind.TRIBUTE_RETURNED: ("note_return_paid", "note_return_received"),
+    EventKind.TRIBUTE_GIVEN: (NoteCode.NOTE_TRIBUTE_PAID, NoteCode.NOTE_TRIBUTE_RECEIVED),
+    EventKind.TRIBUTE_RETURNED: (NoteCode.NOTE_RETURN_PAID, NoteCode.NOTE_RETURN_RECEIVED),
 }
 
 
@@ -189,13 +190,13 @@ class Ctx:
         self.t.run.deadline = None
 
     # -- outputs ----------------------------------------------------------------------
-    def notice(self, key: str, **params: object) -> None:
+    def notice(self, key: NoticeCode, **params: object) -> None:
         seat = params.get("seat")
         if isinstance(seat, int) and "name" not in params:
             params["name"] = self.name(seat)
         self.outs.append(Notice(self.t.key, key, params_of(**params)))
 
-    def private_note(self, seat: int, key: str, **params: object) -> None:
+    def private_note(self, seat: int, key: NoteKey, **params: object) -> None:
         info = self.t.seats[seat - 1]
         if info is not None and info.user_id is not None:
             self.outs.append(PrivateNote(self.t.key, info.user_id, key, params_of(**params)))
@@ -214,7 +215,7 @@ class Ctx:
                 params["name"] = self.name(e.seat)
             minor = how is Announce.MINOR
             self.outs.append(
-                Notice(self.t.key, f"ev_{e.kind.value}", params_of(**params), minor=minor)
+                Notice(self.t.key, NoticeCode.of_event(e.kind), params_of(**params), minor=minor)
             )
 
     def private_notes(self, e: Event) -> None:

@@ -22,6 +22,7 @@ from ...engine.schedule import (
 from ...engine.state import SEATS, Phase
 from ...engine.views import seat_view
 from ...records.record import record_json
+from ..codes import NoticeCode
 from ..model import MatchRecord, TableStatus
 from ..outputs import DeadlineKind, HandFinished, MatchOver
 from ..record import BurnWindow
@@ -59,7 +60,7 @@ def deal(c: Ctx) -> None:
     if not (history and history[-1].get("voided")):  # a redeal keeps the hand's number
         t.match = replace(t.match, hand_no=t.match.hand_no + 1)
     c.bump()
-    c.notice("hand_started", hand_no=t.match.hand_no, leader=leader)
+    c.notice(NoticeCode.HAND_STARTED, hand_no=t.match.hand_no, leader=leader)
     c.notices(events)
     advance(c)
 
@@ -191,7 +192,7 @@ def settle_burns(c: Ctx, window: BurnWindow) -> None:
         try:
             c.apply(seat, action)
         except IllegalAction as err:
-            c.private_note(seat, err.code.value, **err.params)
+            c.private_note(seat, err.code, **err.params)
 
 
 def _turn(c: Ctx, seat: int) -> bool:
@@ -223,7 +224,7 @@ def finish_hand(c: Ctx) -> None:
         voided = {"voided": True, "deal_no": t.deal_no}
         t.match = replace(t.match, history=(*t.match.history, voided))
         c.finished.append(FinishedHand(t.deal_no, _hand_record(c), ()))  # a record, no stats
-        c.notice("hand_voided")
+        c.notice(NoticeCode.HAND_VOIDED)
         # The redeal gives again what the last finished hand owes (engine.match.carry_over).
         deal(c)
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...engine.state import SEATS
+from ..codes import NoteCode, NoticeCode, ReplyCode
 from ..commands import AddBots, Join, Kick, OpenTable, RemoveBot, Start, SwapSeat
 from ..model import SeatInfo, TableStatus
 from ..outputs import PrivateNote, Reply
@@ -20,7 +21,7 @@ def open_table(cmd: OpenTable, t: Table | None, env: Env) -> tuple[Table, Reply]
     """The table at this chat (shown again if one is live), or a new one."""
     if t is not None and t.live():
         t.run.dirty = True
-        return t, Reply.yes("table_shown")
+        return t, Reply.yes(ReplyCode.TABLE_SHOWN)
     new = Table(
         chat=cmd.chat,
         creator=cmd.actor.user_id,
@@ -31,7 +32,7 @@ def open_table(cmd: OpenTable, t: Table | None, env: Env) -> tuple[Table, Reply]
     if cmd.sit:
         new.seats[0] = SeatInfo(cmd.actor.user_id, cmd.actor.name)
     new.version += 1
-    return new, Reply.yes("table_opened")
+    return new, Reply.yes(ReplyCode.TABLE_OPENED)
 
 
 def _auto_seat(t: Table) -> int | None:
@@ -51,24 +52,24 @@ def _auto_seat(t: Table) -> int | None:
 def join(c: Ctx, cmd: Join) -> Reply:
     t, actor = c.t, cmd.actor
     if t.seat_of(actor.user_id) is not None:
-        return Reply.no("already_seated", seat=t.seat_of(actor.user_id))
+        return Reply.no(ReplyCode.ALREADY_SEATED, seat=t.seat_of(actor.user_id))
     if t.status is TableStatus.PLAYING:
-        return Reply.no("match_in_progress")
+        return Reply.no(ReplyCode.MATCH_IN_PROGRESS)
     if cmd.seat is not None:
         if not is_seat(cmd.seat):
-            return Reply.no("bad_seat")
+            return Reply.no(ReplyCode.BAD_SEAT)
         info = t.seats[cmd.seat - 1]
         if info is not None and not info.is_ai:
-            return Reply.no("seat_taken", seat=cmd.seat)
+            return Reply.no(ReplyCode.SEAT_TAKEN, seat=cmd.seat)
         seat: int | None = cmd.seat
     else:
         seat = _auto_seat(t)
     if seat is None:
-        return Reply.no("table_full")
+        return Reply.no(ReplyCode.TABLE_FULL)
     c.set_seat(seat, SeatInfo(actor.user_id, actor.name))
     t.spectators = t.spectators - {actor.user_id}
     c.bump()
-    return Reply.yes("joined", seat=seat)
+    return Reply.yes(ReplyCode.JOINED, seat=seat)
 
 
 def leave(c: Ctx, user_id: str, kicked: bool) -> Reply:
@@ -77,8 +78,8 @@ def leave(c: Ctx, user_id: str, kicked: bool) -> Reply:
     if seat is None:
         if user_id in t.spectators:
             t.spectators = t.spectators - {user_id}
-            return Reply.yes("left")
-        return Reply.no("not_seated")
+            return Reply.yes(ReplyCode.LEFT)
+        return Reply.no(ReplyCode.NOT_SEATED)
     info = t.seats[seat - 1]
     assert info is not None
     if t.status is TableStatus.LOBBY:
@@ -88,8 +89,8 @@ def leave(c: Ctx, user_id: str, kicked: bool) -> Reply:
         c.set_seat(seat, SeatInfo(None, f"{info.name}·AI"))
         t.run.private_sig.pop(seat, None)
         # Tell the player's private view its controls are gone.
-        c.outs.append(PrivateNote(t.key, user_id, "seat_left"))
-        c.notice("seat_to_ai", seat=seat, name=info.name)
+        c.outs.append(PrivateNote(t.key, user_id, NoteCode.SEAT_LEFT))
+        c.notice(NoticeCode.SEAT_TO_AI, seat=seat, name=info.name)
         if t.run.state is not None and not t.run.state.over:
             advance(c)
     c.bump()
@@ -97,40 +98,40 @@ def leave(c: Ctx, user_id: str, kicked: bool) -> Reply:
         end_match(c, stopped=True)
     elif not t.humans() and t.status is TableStatus.LOBBY and not any(t.seats):
         t.status = TableStatus.FINISHED
-    return Reply.yes("kicked" if kicked else "left", seat=seat)
+    return Reply.yes(ReplyCode.KICKED if kicked else ReplyCode.LEFT, seat=seat)
 
 
 def swap(c: Ctx, cmd: SwapSeat) -> Reply:
     t = c.t
     if t.status is not TableStatus.LOBBY:
-        return Reply.no("not_in_lobby")
+        return Reply.no(ReplyCode.NOT_IN_LOBBY)
     seat = t.seat_of(cmd.actor.user_id)
     if seat is None:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     if not is_seat(cmd.seat):
-        return Reply.no("bad_seat")
+        return Reply.no(ReplyCode.BAD_SEAT)
     other = t.seats[cmd.seat - 1]
     if other is not None and not other.is_ai:
-        return Reply.no("seat_taken", seat=cmd.seat)
+        return Reply.no(ReplyCode.SEAT_TAKEN, seat=cmd.seat)
     t.seats[cmd.seat - 1], t.seats[seat - 1] = t.seats[seat - 1], other
     c.bump()
-    return Reply.yes("swapped", seat=cmd.seat)
+    return Reply.yes(ReplyCode.SWAPPED, seat=cmd.seat)
 
 
 def kick(c: Ctx, cmd: Kick) -> Reply:
     t = c.t
     if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
-        return Reply.no("not_creator_or_admin")
+        return Reply.no(ReplyCode.NOT_CREATOR_OR_ADMIN)
     if not is_seat(cmd.seat) or t.seats[cmd.seat - 1] is None:
-        return Reply.no("bad_seat")
+        return Reply.no(ReplyCode.BAD_SEAT)
     info = t.seats[cmd.seat - 1]
     assert info is not None
     if info.user_id is None:
         if t.status is not TableStatus.LOBBY:
-            return Reply.no("not_in_lobby")
+            return Reply.no(ReplyCode.NOT_IN_LOBBY)
         c.set_seat(cmd.seat, None)
         c.bump()
-        return Reply.yes("kicked", seat=cmd.seat)
+        return Reply.yes(ReplyCode.KICKED, seat=cmd.seat)
     return leave(c, info.user_id, kicked=True)
 
 
@@ -141,52 +142,52 @@ def _bot_name(t: Table, seat: int) -> str:
 def add_bots(c: Ctx, cmd: AddBots) -> Reply:
     t = c.t
     if t.status is not TableStatus.LOBBY:
-        return Reply.no("not_in_lobby")
+        return Reply.no(ReplyCode.NOT_IN_LOBBY)
     if not t.settings.ai_fill:
-        return Reply.no("ai_not_allowed")
+        return Reply.no(ReplyCode.AI_NOT_ALLOWED)
     if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     empty = [s for s in SEATS if t.seats[s - 1] is None]
     if not empty:
-        return Reply.no("table_full")
+        return Reply.no(ReplyCode.TABLE_FULL)
     count = cmd.count if type(cmd.count) is int else 1  # a malformed count adds one
     added = empty[: max(1, min(count, len(empty)))]
     for s in added:
         c.set_seat(s, SeatInfo(None, _bot_name(t, s)))
     c.bump()
-    return Reply.yes("bots_added", count=len(added))
+    return Reply.yes(ReplyCode.BOTS_ADDED, count=len(added))
 
 
 def remove_bot(c: Ctx, cmd: RemoveBot) -> Reply:
     t = c.t
     if t.status is not TableStatus.LOBBY:
-        return Reply.no("not_in_lobby")
+        return Reply.no(ReplyCode.NOT_IN_LOBBY)
     bots = [s for s in SEATS if (i := t.seats[s - 1]) is not None and i.is_ai]
     if cmd.seat is not None:
         if not is_seat(cmd.seat) or cmd.seat not in bots:
-            return Reply.no("no_bot_there", seat=cmd.seat)
+            return Reply.no(ReplyCode.NO_BOT_THERE, seat=cmd.seat)
         target = cmd.seat
     elif bots:
         target = bots[-1]
     else:
-        return Reply.no("no_bots")
+        return Reply.no(ReplyCode.NO_BOTS)
     c.set_seat(target, None)
     c.bump()
-    return Reply.yes("bot_removed", seat=target)
+    return Reply.yes(ReplyCode.BOT_REMOVED, seat=target)
 
 
 def start(c: Ctx, cmd: Start) -> Reply:
     t = c.t
     if t.status is not TableStatus.LOBBY:
-        return Reply.no("already_started")
+        return Reply.no(ReplyCode.ALREADY_STARTED)
     if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     empty = [s for s in SEATS if t.seats[s - 1] is None]
     if empty and not t.settings.ai_fill:
-        return Reply.no("need_six", missing=len(empty))
+        return Reply.no(ReplyCode.NEED_SIX, missing=len(empty))
     for s in empty:
         c.set_seat(s, SeatInfo(None, _bot_name(t, s)))
     t.status = TableStatus.PLAYING
-    c.notice("match_started", preset=t.settings.preset)
+    c.notice(NoticeCode.MATCH_STARTED, preset=t.settings.preset)
     deal(c)
-    return Reply.yes("started")
+    return Reply.yes(ReplyCode.STARTED)

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from ...engine.errors import IllegalAction
 from .. import commands as cmds
+from ..codes import ReplyCode
 from ..outputs import Reply, params_of
 from ..record import Table
 from . import lobby, turns
@@ -19,7 +20,7 @@ from .hands import advance
 from .timers import tick
 from .views import emit_views
 
-QUIET = Reply.yes("ok")
+QUIET = Reply.yes(ReplyCode.OK)
 
 
 def step(table: Table | None, cmd: cmds.Command, env: Env) -> Step:
@@ -27,15 +28,15 @@ def step(table: Table | None, cmd: cmds.Command, env: Env) -> Step:
     if isinstance(cmd, cmds.OpenTable):
         new, reply = lobby.open_table(cmd, table.copy() if table else None, env)
         opened = _finish(Ctx(new, env), reply)
-        return replace(opened, fresh=reply.key == "table_opened")
+        return replace(opened, fresh=reply.key == ReplyCode.TABLE_OPENED)
     if table is None or not table.live():
-        return Step(table, Reply.no("no_table"))
+        return Step(table, Reply.no(ReplyCode.NO_TABLE))
     c = Ctx(table.copy(), env)
     try:
         reply = _dispatch(c, cmd)
     except IllegalAction as err:
         # The engine refused: nothing of this step is kept.
-        return Step(table, Reply(False, err.code.value, params_of(**err.params)))
+        return Step(table, Reply(False, err.code, params_of(**err.params)))
     return _finish(c, reply)
 
 
@@ -63,7 +64,7 @@ def _dispatch(c: Ctx, cmd: cmds.Command) -> Reply:
     reply = _seat_command(c, cmd)
     if reply is None:
         reply = _match_command(c, cmd)
-    return reply if reply is not None else Reply.no("unknown_command")
+    return reply if reply is not None else Reply.no(ReplyCode.UNKNOWN_COMMAND)
 
 
 def _seat_command(c: Ctx, cmd: cmds.Command) -> Reply | None:

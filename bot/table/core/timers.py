@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...ai import decide, without_search
 from ...engine.state import Phase
+from ..codes import NoteCode, NoticeCode
 from ..model import TableStatus
 from ..outputs import DeadlineKind
 from ..record import Table
@@ -51,7 +52,7 @@ def tick(c: Ctx) -> bool:
         if st is not None and st.to_act is not None:
             # The step names the turn: a warning delivered after it was played is left
             # unsent (``SharedTableManager._deliver``).
-            c.private_note(st.to_act, "turn_warning", step=st.step)
+            c.private_note(st.to_act, NoteCode.TURN_WARNING, step=st.step)
         return True
     return False
 
@@ -90,7 +91,7 @@ def _fire(c: Ctx) -> None:
         info = t.seats[st.to_act - 1]
         if info is not None and not info.is_ai:
             c.set_autoplay(st.to_act, True)
-            c.notice("autoplay_timeout", seat=st.to_act)
+            c.notice(NoticeCode.AUTOPLAY_TIMEOUT, seat=st.to_act)
     advance(c)
 
 

@@ -6,6 +6,7 @@ from ...engine.actions import Action, ActionKind
 from ...engine.events import CountAnswered
 from ...engine.game import apply
 from ...present.schema import shown
+from ..codes import NoticeCode, ReplyCode
 from ..commands import Act, AskCount, NextHand, Ready, SetAutoplay, StopMatch
 from ..model import TableStatus
 from ..outputs import DeadlineKind, Reply
@@ -19,10 +20,10 @@ from .views import DECLARE_ONLY, PRE_PLAY_ACTIONS, TURN_ACTIONS, human_options
 def act(c: Ctx, cmd: Act) -> Reply:
     t = c.t
     if t.status is not TableStatus.PLAYING or t.run.state is None:
-        return Reply.no("not_playing")
+        return Reply.no(ReplyCode.NOT_PLAYING)
     seat = t.seat_of(cmd.actor.user_id)
     if seat is None:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     action = cmd.action
     if action.kind is ActionKind.ASK_COUNT:
         target = action.target if is_seat(action.target) else 0
@@ -37,7 +38,7 @@ def act(c: Ctx, cmd: Act) -> Reply:
     info = t.seats[seat - 1]
     if info is not None and info.autoplay:
         c.set_autoplay(seat, False)
-        c.notice("autoplay_off", seat=seat)
+        c.notice(NoticeCode.AUTOPLAY_OFF, seat=seat)
     c.apply(seat, action)
     if cmd.version is not None:
         t.played = (*((s, v) for s, v in t.played if s != seat), (seat, cmd.version))
@@ -51,7 +52,7 @@ def act(c: Ctx, cmd: Act) -> Reply:
         if t.run.deadline is not None and t.run.deadline.kind is DeadlineKind.DECLARE:
             c.clear_deadline()
     advance(c)
-    return Reply.yes("ok")
+    return Reply.yes(ReplyCode.OK)
 
 
 def _chongdian_open(t: Table, seat: int) -> bool:
@@ -63,18 +64,20 @@ def _refusal(c: Ctx, cmd: Act, seat: int) -> Reply | None:
     t, action = c.t, cmd.action
     assert t.run.state is not None
     if action.kind in TURN_ACTIONS and cmd.version is not None and cmd.version != t.version:
-        return Reply.no("already_played" if t.played_from(seat) == cmd.version else "stale")
+        return Reply.no(
+            ReplyCode.ALREADY_PLAYED if t.played_from(seat) == cmd.version else ReplyCode.STALE
+        )
     if action.kind in DECLARE_ONLY and not t.declare_open:
         if t.run.state.started:
-            return Reply.no("declare_closed")
+            return Reply.no(ReplyCode.DECLARE_CLOSED)
         # Before the first play the engine says why (革命: the card that forbids it);
         # if it would allow it, only the declaration pause is over.
         apply(t.run.state, seat, action)
-        return Reply.no("declare_pause_over")
+        return Reply.no(ReplyCode.DECLARE_PAUSE_OVER)
     if action.kind is ActionKind.DECLARE_POINT and action.pre:
-        return Reply.no("declare_not_allowed")
+        return Reply.no(ReplyCode.DECLARE_NOT_ALLOWED)
     if t.declare_open and not t.run.state.started and action.kind in TURN_ACTIONS:
-        return Reply.no("wait_declarations")
+        return Reply.no(ReplyCode.WAIT_DECLARATIONS)
     return None
 
 
@@ -86,21 +89,21 @@ def _during_window(c: Ctx, seat: int, action: Action) -> Reply | None:
     apply(st, seat, action)  # validate now: raises IllegalAction if refused
     if action.kind is ActionKind.BURN:
         c.t.run.window = window.declare(seat, action)
-        return Reply.yes("burn_declared")
+        return Reply.yes(ReplyCode.BURN_DECLARED)
     if st.to_act == seat:
         c.t.run.window = type(window)(window.step, window.declared, (seat, action))
-        return Reply.yes("held_for_burns")
+        return Reply.yes(ReplyCode.HELD_FOR_BURNS)
     return None
 
 
 def ask_count(c: Ctx, cmd: AskCount) -> Reply:
     t = c.t
     if t.run.state is None or t.status is not TableStatus.PLAYING:
-        return Reply.no("not_playing")
+        return Reply.no(ReplyCode.NOT_PLAYING)
     if t.seat_of(cmd.actor.user_id) is None:
-        return Reply.no("not_seated")  # 报户 is a player's question
+        return Reply.no(ReplyCode.NOT_SEATED)  # 报户 is a player's question
     if not is_seat(cmd.target):
-        return Reply.no("bad_target", target=shown(cmd.target))
+        return Reply.no(ReplyCode.BAD_TARGET, target=shown(cmd.target))
     _, events = apply(t.run.state, 1, Action(ActionKind.ASK_COUNT, target=cmd.target))
     # 报户 changes nothing, so it is answered without a version check.
     answer = events[0]
@@ -109,70 +112,72 @@ def ask_count(c: Ctx, cmd: AskCount) -> Reply:
     question = (t.version, cmd.actor.user_id, cmd.target)
     if question in t.run.asked:
         return Reply.yes(
-            "count_posted", target=cmd.target, answer=answer.answer, count=answer.count
+            ReplyCode.COUNT_POSTED, target=cmd.target, answer=answer.answer, count=answer.count
         )
     t.run.asked = frozenset(q for q in t.run.asked if q[0] == t.version) | {question}
     c.notice(
-        "count_answer",
+        NoticeCode.COUNT_ANSWER,
         asker=cmd.actor.name,
         target=cmd.target,
         target_name=c.name(cmd.target),
         answer=answer.answer,
         count=answer.count,
     )
-    return Reply.yes("count_posted", target=cmd.target, answer=answer.answer, count=answer.count)
+    return Reply.yes(
+        ReplyCode.COUNT_POSTED, target=cmd.target, answer=answer.answer, count=answer.count
+    )
 
 
 def set_autoplay(c: Ctx, cmd: SetAutoplay) -> Reply:
     t = c.t
     seat = t.seat_of(cmd.actor.user_id)
     if seat is None:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     c.set_autoplay(seat, cmd.on)
     c.bump()
-    c.notice("autoplay_on" if cmd.on else "autoplay_off", seat=seat)
+    c.notice(NoticeCode.AUTOPLAY_ON if cmd.on else NoticeCode.AUTOPLAY_OFF, seat=seat)
     if cmd.on and t.status is TableStatus.PLAYING:
         t.ready = t.ready | {seat}
         advance(c)
-    return Reply.yes("autoplay_on" if cmd.on else "autoplay_off")
+    return Reply.yes(ReplyCode.AUTOPLAY_ON if cmd.on else ReplyCode.AUTOPLAY_OFF)
 
 
 def ready(c: Ctx, cmd: Ready) -> Reply:
     t = c.t
     seat = t.seat_of(cmd.actor.user_id)
     if seat is None:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     if not t.declare_open:
-        return Reply.no("declare_closed")
+        return Reply.no(ReplyCode.DECLARE_CLOSED)
     t.ready = t.ready | {seat}
     c.bump()
     if all(s in t.ready for s in t.humans()):
         c.clear_deadline()
         advance(c)
-    return Reply.yes("ready")
+    return Reply.yes(ReplyCode.READY)
 
 
 def next_hand(c: Ctx, cmd: NextHand) -> Reply:
     t = c.t
     if t.status is not TableStatus.BETWEEN:
-        return Reply.no("hand_not_over")
+        return Reply.no(ReplyCode.HAND_NOT_OVER)
     if t.seat_of(cmd.actor.user_id) is None and not cmd.actor.is_admin:
-        return Reply.no("not_seated")
+        return Reply.no(ReplyCode.NOT_SEATED)
     deal(c)
-    return Reply.yes("next_hand")
+    return Reply.yes(ReplyCode.NEXT_HAND)
 
 
 def stop_match(c: Ctx, cmd: StopMatch) -> Reply:
     t = c.t
     if cmd.actor.user_id != t.creator and not cmd.actor.is_admin:
-        return Reply.no("not_creator_or_admin")
+        return Reply.no(ReplyCode.NOT_CREATOR_OR_ADMIN)
     end_match(c, stopped=True)
-    return Reply.yes("match_stopped")
+    return Reply.yes(ReplyCode.MATCH_STOPPED)
 
 
 def spectate(c: Ctx, user_id: str) -> Reply:
     c.t.spectators = c.t.spectators | {user_id}
-    return Reply.yes("spectating")
+    return Reply.yes(ReplyCode.SPECTATING)
 
 
 def new_settings(c: Ctx) -> Reply:
@@ -180,4 +185,4 @@ def new_settings(c: Ctx) -> Reply:
     keeps its rules and timer; the next deal picks these up."""
     c.t.settings = c.env.settings
     c.bump()
-    return Reply.yes("settings_saved")
+    return Reply.yes(ReplyCode.SETTINGS_SAVED)
