@@ -32,7 +32,7 @@ TELEGRAM = register(
     FrontEnd(
         name="Telegram",
         token_env="GOUJI_TELEGRAM_TOKEN",
-        key_prefix="tg:",
+        platform="tg",
         group_key_help="tg:<Telegram chat id, e.g. -1001234>",
         classify=_telegram_failure,
         # 20 messages a minute are a group's, whichever of its forum's topics they go to.
@@ -43,7 +43,7 @@ DISCORD = register(
     FrontEnd(
         name="Discord",
         token_env="GOUJI_DISCORD_TOKEN",
-        key_prefix="dc:",
+        platform="dc",
         group_key_help="dc:<Discord server id>",
         classify=_discord_failure,
         shards=True,  # direct messages and their presses arrive on shard 0

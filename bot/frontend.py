@@ -32,7 +32,7 @@ def _unknown(_: BaseException) -> StartFailure | None:
 class FrontEnd:
     name: str  # in the operator's one-line errors ("Telegram")
     token_env: str  # the environment variable whose value starts its bot
-    key_prefix: str  # every table key of this front end starts with it ("tg:")
+    platform: str  # a ChatRef's platform: every table key starts with it and ":" ("tg")
     # How a group key reads, for ``gouji export --group`` ("tg:<chat id>").
     group_key_help: str
     # Its library's exceptions read as a StartFailure (None: read generically).
@@ -41,7 +41,13 @@ class FrontEnd:
     # ``<prefix><group>:<topic>`` keys spend their group's rate budget: one lease.
     topics_share_budget: bool = False
 
+    @property
+    def key_prefix(self) -> str:
+        return f"{self.platform}:"
+
     def owns(self, table_key: str) -> bool:
+        """Whether a table (or chat, or group) key is this front end's: the one place an
+        adapter reads a key's platform."""
         return table_key.startswith(self.key_prefix)
 
 

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from bot.engine.cards import NUM_RANKS, Counts
 from bot.table import ChatRef
 
-PLATFORM = "dc"
+from ..frontends import DISCORD
+
+PLATFORM = DISCORD.platform
 TEMPLATE = r"gj:(?P<kind>[tqamser]):(?P<body>[0-9A-Za-z.:~_\-]{1,94})"
 PATTERN = re.compile(TEMPLATE)
 TABLE_KINDS = frozenset("tq")

@@ -23,6 +23,7 @@ from bot.records.summary import frame_caption
 from bot.table import ChatRef, TableManager
 
 from ..drawing import Drawer
+from ..frontends import DISCORD
 from . import images
 from .custom_ids import Cid, Ref
 from .items import button
@@ -116,7 +117,8 @@ class DiscordRecords:
         )
         owner = str(interaction.user.id)
         await self.desk.remember(
-            f"dc:{msg.id}", StepSession(chat.group_key, opened.number, 0, owner, lang)
+            f"{DISCORD.key_prefix}{msg.id}",
+            StepSession(chat.group_key, opened.number, 0, owner, lang),
         )
 
     async def press(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
@@ -131,7 +133,7 @@ class DiscordRecords:
         if parsed is None or message is None:
             return False
         number, shown, to = parsed
-        key = f"dc:{message.id}"
+        key = f"{DISCORD.key_prefix}{message.id}"
         session = await self.desk.session(key)
         chat = cid.ref.chat
         lang = (

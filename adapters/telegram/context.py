@@ -29,6 +29,7 @@ from bot.table.outputs import Json
 
 from ..bounded import CHATS, USERS
 from ..drawing import Drawer
+from ..frontends import TELEGRAM
 from .book import MessageBook
 from .ids import TableIds
 from .reach import Reach
@@ -54,7 +55,7 @@ class GroupCall(NamedTuple):
 def chat_of(message: Message) -> ChatRef:
     """The table's chat: the group, and the forum topic when the message is in one."""
     thread = message.message_thread_id if message.is_topic_message else None
-    return ChatRef("tg", str(message.chat.id), str(thread) if thread else None)
+    return ChatRef(TELEGRAM.platform, str(message.chat.id), str(thread) if thread else None)
 
 
 def user_lang(user: User | None) -> Lang:
@@ -193,12 +194,12 @@ class Context:
             "text": text,
             "markup": None if markup is None else markup.to_dict(),
         }
-        if not self.relay(ChatRef("tg", str(chat_id)), payload):
+        if not self.relay(ChatRef(TELEGRAM.platform, str(chat_id)), payload):
             self._edit(chat_id, message_id, text, markup)
 
     async def relayed(self, chat_key: str, payload: dict[str, Json]) -> None:
         """A reply handed back by the outbox relay (``say`` or ``edit`` on any worker)."""
-        if not chat_key.startswith("tg:"):
+        if not TELEGRAM.owns(chat_key):
             return
         kind = next(iter(payload), None)
         handler = None if kind is None else self.relayed_kinds.get(kind)

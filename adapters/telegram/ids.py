@@ -15,6 +15,8 @@ import re
 from bot.table import ChatRef, Out, TableChanged, TableManager
 from bot.table.cache import BoundedDict
 
+from ..frontends import TELEGRAM
+
 TID_RE = re.compile(r"^[a-z2-7]{8}$")
 
 
@@ -44,7 +46,7 @@ class TableIds:
 
     def tid(self, key: str) -> str | None:
         snap = self.manager.snapshot(key)
-        if snap is None or not key.startswith("tg:"):
+        if snap is None or not TELEGRAM.owns(key):
             return None
         tid = short_id(key, snap.match_id)
         self._by_tid[tid] = key
@@ -56,7 +58,7 @@ class TableIds:
         key = self._by_tid.get(tid)
         if key is None:
             key = self._look_up(tid)
-        if key is None and await self.manager.catch_up("tg:"):
+        if key is None and await self.manager.catch_up(TELEGRAM.key_prefix):
             key = self._look_up(tid)  # a match begun elsewhere, now read
         if key is None:
             return None
@@ -67,7 +69,7 @@ class TableIds:
         """The live table in memory whose current match has this id, if any (every id
         computed on the way is kept: one pass maps every table this worker holds)."""
         found = None
-        for key, seed in self.manager.match_seeds("tg:").items():
+        for key, seed in self.manager.match_seeds(TELEGRAM.key_prefix).items():
             candidate = short_id(key, seed)
             self._by_tid[candidate] = key
             if candidate == tid:

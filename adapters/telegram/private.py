@@ -28,6 +28,7 @@ from bot.table import (
 )
 from bot.table.describe import reply_text
 
+from ..frontends import TELEGRAM
 from .callback import ActPress
 from .context import Context, actor_of, user_lang
 from .ids import TID_RE
@@ -88,7 +89,7 @@ class PrivateChat:
         the manager asks its store, and a table not in this worker's memory is read)."""
         manager = self.ctx.manager
         playing = []
-        for key in await manager.tables_of(uid, "tg"):
+        for key in await manager.tables_of(uid, TELEGRAM.platform):
             if manager.snapshot(key) is None:
                 await manager.current(ChatRef.from_key(key))
             if manager.private_snapshot(key, uid) is not None:

@@ -30,6 +30,7 @@ from bot.table import ChatRef
 from bot.table.outputs import Json
 from render.replay import frame_png
 
+from ..frontends import TELEGRAM
 from .callback import ReplayPress, encode
 from .context import GROUP_TYPES, Context, user_lang
 
@@ -64,7 +65,7 @@ def stepper_caption(opened: Opened, index: int, lang: Lang) -> str:
 
 
 def _session_key(chat_id: int, message_id: int) -> str:
-    return f"tg:{chat_id}:{message_id}"
+    return f"{TELEGRAM.key_prefix}{chat_id}:{message_id}"
 
 
 class RecordChat:
@@ -201,7 +202,7 @@ class RecordChat:
             "index": moved.index,
             "lang": moved.lang,
         }
-        if not self.ctx.relay(ChatRef("tg", str(message.chat.id)), relayed):
+        if not self.ctx.relay(ChatRef(TELEGRAM.platform, str(message.chat.id)), relayed):
             self._edit(message.chat.id, message.message_id, moved)
 
     async def _relayed_step(self, chat: ChatRef, payload: dict[str, Json]) -> None:
@@ -216,7 +217,7 @@ class RecordChat:
 
     def _edit(self, chat_id: int, message_id: int, session: StepSession) -> None:
         api = self.ctx.api
-        group_chat = ChatRef("tg", str(chat_id))
+        group_chat = ChatRef(TELEGRAM.platform, str(chat_id))
 
         async def job() -> bool:
             opened = await self.desk.open(group_chat, session.number)

@@ -56,6 +56,7 @@ from bot.cluster import receipts
 from bot.table import ChatRef, Clock
 
 from ..budget import BudgetMemory, RateBudget
+from ..frontends import TELEGRAM
 
 log = logging.getLogger(__name__)
 
@@ -218,9 +219,8 @@ class Sender:
     def recall_chat(self, chat_key: str) -> None:
         """Another worker may have sent to this chat (a cluster's relay took its lease
         over): its budget's window is recalled from the store at its next use."""
-        chat = ChatRef.from_key(chat_key)
-        if chat.platform == "tg":
-            self.budget.recall(int(chat.chat_id))
+        if TELEGRAM.owns(chat_key):
+            self.budget.recall(int(ChatRef.from_key(chat_key).chat_id))
 
     def touch(self, chat_id: int, slot: Hashable, job: Job, interval: float) -> None:
         """Mark a coalesced edit as due: ``job`` runs once, no sooner than ``interval``

@@ -18,6 +18,8 @@ from collections.abc import Hashable, Sequence
 
 from bot.table import ChatRef, TableManager
 
+from ..frontends import TELEGRAM
+
 SENT = "tg_sent"
 EDITS = "tg_edits"  # which of them were edits (the Sender paces edits by the others)
 
@@ -27,7 +29,7 @@ class TableMetaMemory:
         self.manager = manager
 
     def _keys(self, chat: Hashable) -> list[str]:
-        return self.manager.memory_keys(ChatRef("tg", str(chat), None).key)
+        return self.manager.memory_keys(ChatRef(TELEGRAM.platform, str(chat), None).key)
 
     def load(self, chat: Hashable) -> Sequence[float]:
         return self._merged(chat, SENT)

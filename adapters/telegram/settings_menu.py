@@ -23,6 +23,7 @@ from bot.table import Actor, ChangeSettings, ChatRef, GroupSettings, Reply
 from bot.table.describe import reply_text
 from bot.table.settings import RESET
 
+from ..frontends import TELEGRAM
 from .callback import SettingsPress, encode
 from .context import Context, actor_of, chat_of, user_lang
 from .info import changes_text, rules_text
@@ -300,4 +301,4 @@ class SettingsMenu:
 
 
 def _private_menu_key(user_id: int, message_id: int) -> str:
-    return f"tg:menu:{user_id}:{message_id}"
+    return f"{TELEGRAM.key_prefix}menu:{user_id}:{message_id}"

@@ -76,7 +76,7 @@ def test_every_code_is_its_text_key() -> None:
     """The catalogue texts did not change: each code's value is a key with a text."""
     errors = {e.value for e in ErrorCode}
     for code in ReplyCode:  # the engine's refusals a table also answers have their own
-        assert code.value in errors or has_text(code, "zh") and has_text(code, "en"), code
+        assert code.value in errors or (has_text(code, "zh") and has_text(code, "en")), code
     for note in NoteCode:
         assert has_text(note, "zh") and has_text(note, "en"), note
     events = {NoticeCode.of_event(kind) for kind in EventKind}

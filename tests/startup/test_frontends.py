@@ -28,9 +28,9 @@ def test_each_platform_is_registered_once_by_its_prefix() -> None:
     assert front_end_of("console:local") is None
     assert register(TELEGRAM) is TELEGRAM  # again: nothing changes
     with pytest.raises(RegistryError):
-        register(FrontEnd("Other", "GOUJI_OTHER_TOKEN", "tg:", "tg:<id>"))
+        register(FrontEnd("Other", "GOUJI_OTHER_TOKEN", "tg", "tg:<id>"))
     with pytest.raises(RegistryError):
-        register(FrontEnd("Other", TELEGRAM.token_env, "zz:", "zz:<id>"))
+        register(FrontEnd("Other", TELEGRAM.token_env, "zz", "zz:<id>"))
     assert with_token({"GOUJI_DISCORD_TOKEN": "x", "GOUJI_TELEGRAM_TOKEN": ""}) == (DISCORD,)
 
 
