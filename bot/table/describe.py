@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from ..engine.errors import ErrorCode
 from ..engine.rules import is_preset
 from ..i18n import count_text, preset_name, t
 from ..i18n.catalogue import Lang
 from ..present.labels import allowed_text, setting_label
+from .codes import NoticeCode, ReplyCode
 from .outputs import Notice, Param, Params, PrivateNote, Reply
-
-MINOR_KEYS = frozenset({"ev_played", "ev_passed", "ev_ranged", "ev_trick_won"})
 
 
 def _str(value: Param) -> str | None:
@@ -21,11 +21,11 @@ def _int(value: Param) -> int | None:
 
 def _fill(key: str, params: Params, lang: Lang) -> dict[str, Param]:
     values = dict(params)
-    if key in ("count_posted", "count_answer"):
+    if key in (ReplyCode.COUNT_POSTED, NoticeCode.COUNT_ANSWER):
         answer, count = _str(values.get("answer")), _int(values.get("count"))
         values["answer_text"] = count_text(answer, count, lang)
     switch = _str(values.get("switch"))
-    if key == "bad_switch_value" and switch is not None:
+    if key == ErrorCode.BAD_SWITCH_VALUE and switch is not None:
         # Refusals name the setting and what it accepts in words, in the reader's language.
         allowed = allowed_text(switch, lang)
         values["switch"] = setting_label(switch, lang)

@@ -1,6 +1,7 @@
 """Front ends compare codes, not strings (issue 33.3): a reply carries a ``ReplyCode`` (or
 the engine's ``ErrorCode``), a notice a ``NoticeCode``, a private note a ``NoteCode``.
-No module of adapters/ compares a ``.key`` with a string or a collection of strings."""
+No module of adapters/ (nor of bot/) compares a ``.key`` with a string or a collection of
+strings."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def string_key_compares(source: str) -> list[int]:
 def test_no_adapter_compares_a_key_with_a_string() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}"
-        for path in sorted((ROOT / "adapters").rglob("*.py"))
+        for package in ("adapters", "bot")
+        for path in sorted((ROOT / package).rglob("*.py"))
         for line in string_key_compares(path.read_text(encoding="utf-8"))
     ]
     assert not found, found
