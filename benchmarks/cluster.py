@@ -63,10 +63,19 @@ import aiohttp  # noqa: E402
 import asyncpg  # noqa: E402
 from aiohttp import web  # noqa: E402
 
+import adapters.telegram.catalogue  # noqa: E402,F401 (the tg_ texts for t())
 from adapters.telegram.callback import ActPress, BadPayload, decode  # noqa: E402
+from adapters.telegram.views import private_caption  # noqa: E402
+from bot.cluster.shell import SharedTableManager  # noqa: E402
 from bot.i18n import t  # noqa: E402
 from bot.store import Store  # noqa: E402
-from bot.table import ChatRef, GroupSettings, apply_setting_changes  # noqa: E402
+from bot.table import (  # noqa: E402
+    ChatRef,
+    GroupSettings,
+    TableSnapshot,
+    TableStatus,
+    apply_setting_changes,
+)
 from tests.store.pgserver import free_port, throwaway_server  # noqa: E402
 from tests.telegram.fakeapi import SENDS, ApiError, Call, FakeTelegram, Message  # noqa: E402
 from tests.telegram.harness import TOKEN, max_per_minute  # noqa: E402
@@ -305,11 +314,21 @@ class Figures:
     post_ms: list[float] = field(default_factory=list)  # webhook POST until its 200
     posts_to: Counter[int] = field(default_factory=Counter)  # per worker
     play_from: float = 0.0  # monotonic time the humans started
+    match_over: dict[int, float] = field(default_factory=dict)  # table -> seconds into play
 
 
 class Driver:
-    def __init__(self, api: BotApiServer, workers: Workers, http: aiohttp.ClientSession) -> None:
+    def __init__(
+        self,
+        api: BotApiServer,
+        workers: Workers,
+        http: aiohttp.ClientSession,
+        routing: str = "random",
+        seed: int = 1,
+    ) -> None:
         self.api = api
+        self.routing = routing
+        self.route = random.Random(seed)
         self.fake = api.fake
         self.workers = workers
         self.http = http
@@ -320,10 +339,15 @@ class Driver:
         self.think = (3.0, 8.0)  # seconds a human takes to act on a new keyboard (from, to)
 
     async def post(self, update: dict[str, Any]) -> int:
-        """Hand an update to the next worker that takes it (round robin); which did."""
+        """Hand an update to a live worker (a random one, or the next in turn) and, when it
+        does not take it, to another; which worker took it."""
         n = self.workers.count
         for attempt in range(n * 50):
-            i = (self.turn + attempt) % n
+            if self.routing == "random":
+                live = [w for w in range(n) if w not in self.workers.down] or list(range(n))
+                i = self.route.choice(live)
+            else:
+                i = (self.turn + attempt) % n
             if i in self.workers.down:
                 continue
             url = f"http://127.0.0.1:{self.workers.ports[i]}/hook"
@@ -368,9 +392,10 @@ class Driver:
 
 @dataclass
 class Human:
-    n: int
+    n: int  # the human's number (its user id is 10_000 + n)
     user: dict[str, Any]
     group: dict[str, Any]
+    table: int  # the table's number (its group id is -1_000_000 - table)
     done: set[tuple[int, int]] = field(default_factory=set)  # (message, version) acted on
     seen: object = None  # the keyboard last looked at (an edit replaces the object)
 
@@ -399,6 +424,9 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
     while time.monotonic() < until:
         low, high = driver.think
         await asyncio.sleep(low + rng.random() * (high - low))  # a person's reaction
+        if match_over(fake, human):
+            figs.match_over.setdefault(human.table, time.monotonic() - figs.play_from)
+            return
         try:
             msg = fake.last_photo(uid, "hand.png")
         except LookupError:
@@ -434,6 +462,15 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
             figs.refused[text[:12]] += 1
 
 
+def match_over(fake: IndexedFake, human: Human) -> bool:
+    """The group's table message says the match is over."""
+    try:
+        caption = fake.last_photo(human.group["id"], "table.png").caption or ""
+    except LookupError:
+        return False
+    return t("tg_cap_finished", "zh") in caption
+
+
 async def watch_loop(figs: Figures, until: float, tick: float = 0.1) -> None:
     while time.monotonic() < until:
         start = time.monotonic()
@@ -441,82 +478,124 @@ async def watch_loop(figs: Figures, until: float, tick: float = 0.1) -> None:
         figs.loop_lag_ms.append((time.monotonic() - start - tick) * 1000)
 
 
-async def open_tables(driver: Driver, humans: list[Human], parallel: int = 12) -> None:
-    gate = asyncio.Semaphore(parallel)
-
-    async def one(h: Human) -> None:
-        # As a person would: each command once the bot has answered the one before.
-        async with gate:
-            for text in ("/gouji", "/addbot 5", "/begin"):
-                before = driver.fake.sends_made(h.group["id"])
-                await driver.post(driver.fake.command(h.user, h.group, text))
-                for _ in range(300):
-                    if driver.fake.sends_made(h.group["id"]) > before:
-                        break
-                    await asyncio.sleep(0.1)
-
-    await asyncio.gather(*(one(h) for h in humans))
+def is_silent(table: int) -> bool:
+    """Every SILENT-th table's humans never answer (the last of each ten: a run of a few
+    tables has none)."""
+    return table % SILENT == SILENT - 1
 
 
-def make_humans(fake: FakeTelegram, tables: int) -> list[Human]:
-    out = []
-    for n in range(tables):
-        user = {"id": 10_000 + n, "is_bot": False, "first_name": f"p{n}", "language_code": "zh"}
-        fake.opened.add(user["id"])
-        fake.private_chat(user)
-        group = fake.add_group(-1_000_000 - n, f"group {n}")
-        out.append(Human(n, user, group))
+def by_table(humans: list[Human]) -> dict[int, list[Human]]:
+    out: dict[int, list[Human]] = {}
+    for h in humans:
+        out.setdefault(h.table, []).append(h)
     return out
 
 
-async def seed_settings(url: str, humans: list[Human]) -> None:
-    # A silent table's match is one hand (托管 plays it out, then it ends); the others play
-    # on while their humans do.
+async def open_tables(driver: Driver, humans: list[Human], parallel: int = 12) -> None:
+    gate = asyncio.Semaphore(parallel)
+
+    async def say(h: Human, text: str) -> None:
+        # As a person would: each command once the bot has answered the one before.
+        before = driver.fake.sends_made(h.group["id"])
+        await driver.post(driver.fake.command(h.user, h.group, text))
+        for _ in range(300):
+            if driver.fake.sends_made(h.group["id"]) > before:
+                break
+            await asyncio.sleep(0.1)
+
+    async def one(seated: list[Human]) -> None:
+        first = seated[0]
+        async with gate:
+            await say(first, "/gouji")
+            for h in seated[1:]:
+                await say(h, "/join")
+            if len(seated) < 6:
+                await say(first, f"/addbot {6 - len(seated)}")
+            await say(first, "/begin")
+
+    await asyncio.gather(*(one(seated) for seated in by_table(humans).values()))
+
+
+def humans_at(table: int, spec: str) -> int:
+    """How many humans sit at a table: ``spec`` is a count, or ``mix`` (six at the even
+    tables, two at the odd ones)."""
+    if spec == "mix":
+        return 6 if table % 2 == 0 else 2
+    return int(spec)
+
+
+def make_humans(fake: FakeTelegram, tables: int, spec: str = "1") -> list[Human]:
+    out: list[Human] = []
+    for table in range(tables):
+        group = fake.add_group(-1_000_000 - table, f"group {table}")
+        for _ in range(humans_at(table, spec)):
+            n = len(out)
+            user = {"id": 10_000 + n, "is_bot": False, "first_name": f"p{n}", "language_code": "zh"}
+            fake.opened.add(user["id"])
+            fake.private_chat(user)
+            out.append(Human(n, user, group, table))
+    return out
+
+
+async def seed_settings(url: str, humans: list[Human], hands: int = 0) -> None:
+    # A silent table's match is one hand (托管 plays it out, then it ends); the others
+    # play ``hands`` hands (0: on while their humans do).
     silent = apply_setting_changes(GroupSettings(), {"match_hands": 1, "turn_seconds": 5})
-    normal = apply_setting_changes(GroupSettings(), {"match_hands": 0, "turn_seconds": 0})
+    normal = apply_setting_changes(GroupSettings(), {"match_hands": hands, "turn_seconds": 0})
     store = Store(url)
     await store.open()
-    for h in humans:
-        chosen = silent if h.n % SILENT == 0 else normal
-        await store.save_settings(h.chat.group_key, chosen.to_json())
+    for table, seated in by_table(humans).items():
+        chosen = silent if is_silent(table) else normal
+        await store.save_settings(seated[0].chat.group_key, chosen.to_json())
     await store.close()
 
 
 # -- the run -------------------------------------------------------------------------------
-async def run(
-    url: str,
-    tables: int,
-    seconds: float,
-    workers: int,
-    pillow: bool,
-    think: tuple[float, float] = (3.0, 8.0),
-) -> None:
+@dataclass(frozen=True)
+class Options:
+    tables: int = 300
+    seconds: float = 120.0
+    workers: int = 3
+    pillow: bool = True
+    think: tuple[float, float] = (3.0, 8.0)
+    humans: str = "1"  # per table: a count, or "mix" (six and two)
+    hands: int = 0  # a match's hands (0: on until the run ends)
+    routing: str = "random"
+    seed: int = 1
+
+
+async def run(url: str, opt: Options) -> None:
     logdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"gouji-cluster-{os.getpid()}"
     logdir.mkdir(parents=True, exist_ok=True)
     api = BotApiServer()
     await api.start()
-    humans = make_humans(api.fake, tables)
-    await seed_settings(url, humans)
-    pool = Workers(url, api.port, logdir, workers, pillow)
+    humans = make_humans(api.fake, opt.tables, opt.humans)
+    await seed_settings(url, humans, opt.hands)
+    pool = Workers(url, api.port, logdir, opt.workers, opt.pillow)
     pool.start_all()
+    seen: Counter[str] = Counter()
     try:
         async with aiohttp.ClientSession() as http:
-            for i in range(workers):
+            for i in range(opt.workers):
                 await pool.wait_healthy(http, i)
-            driver = Driver(api, pool, http)
-            driver.think = think
+            driver = Driver(api, pool, http, opt.routing, opt.seed)
+            driver.think = opt.think
             t0 = time.monotonic()
             await open_tables(driver, humans)
-            waits = asyncio.create_task(sample_waits(url, t0 + seconds + (time.monotonic() - t0)))
-            elapsed = await drive(driver, pool, humans, seconds, http)
-            print_waits(await waits)
+            waits = asyncio.create_task(sample_waits(url, seen))
+            elapsed = await drive(driver, pool, humans, opt.seconds, http, opt.seed)
+            waits.cancel()
+            await asyncio.gather(waits, return_exceptions=True)
+            print_waits(seen)
             settled = await settle(url)
+            await asyncio.sleep(5.0)  # a paced edit the last outbox row made is on its way
     finally:
         pool.stop_all()
         await api.stop()
     stored = await stored_figures(url, humans)
+    ends = await check_ends(url, humans, api.fake)
     print(f"# the outbox emptied {settled:.0f} s after the humans stopped")
-    report(driver, pool, humans, stored, elapsed, time.monotonic() - t0, logdir)
+    report(driver, pool, humans, stored, elapsed, time.monotonic() - t0, logdir, ends)
 
 
 async def settle(url: str, limit: float = 120.0) -> float:
@@ -601,13 +680,13 @@ async def meter_cpu(meter: CpuMeter, pool: Workers, until: float) -> None:
     meter.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
 
 
-async def sample_waits(url: str, until: float) -> Counter[str]:
-    """What the database's sessions are doing, sampled four times a second: where a
-    command's time goes when no CPU is short (lock waits, I/O, the NOTIFY queue…)."""
-    seen: Counter[str] = Counter()
+async def sample_waits(url: str, seen: Counter[str]) -> None:
+    """What the database's sessions are doing, sampled four times a second until
+    cancelled: where a command's time goes when no CPU is short (lock waits, I/O, the
+    NOTIFY queue…)."""
     conn = await asyncpg.connect(url)
     try:
-        while time.monotonic() < until:
+        while True:
             rows = await conn.fetch(
                 "SELECT state, wait_event_type, wait_event, left(query, 40) AS q "
                 "FROM pg_stat_activity WHERE backend_type = 'client backend' "
@@ -618,7 +697,6 @@ async def sample_waits(url: str, until: float) -> Counter[str]:
             await asyncio.sleep(0.25)
     finally:
         await conn.close()
-    return seen
 
 
 def print_waits(seen: Counter[str]) -> None:
@@ -629,19 +707,21 @@ def print_waits(seen: Counter[str]) -> None:
 
 
 async def drive(
-    driver: Driver, pool: Workers, humans: list[Human], seconds: float, http: Any
+    driver: Driver, pool: Workers, humans: list[Human], seconds: float, http: Any, seed: int = 1
 ) -> float:
     start = time.monotonic()
     until = start + seconds
     driver.figures.play_from = start
     print(f"# play starts (pid {os.getpid()})", flush=True)
     players = [
-        asyncio.create_task(play(driver, h, until, random.Random(h.n)))
+        asyncio.create_task(play(driver, h, until, random.Random(seed * 1_000_003 + h.n)))
         for h in humans
-        if h.n % SILENT != 0
+        if not is_silent(h.table)
     ]
-    players.append(asyncio.create_task(watch_loop(driver.figures, until)))
-    players.append(asyncio.create_task(meter_cpu(driver.cpu, pool, until)))
+    meters = [
+        asyncio.create_task(watch_loop(driver.figures, until)),
+        asyncio.create_task(meter_cpu(driver.cpu, pool, until)),
+    ]
     victim = pool.count - 1
     await asyncio.sleep(seconds * 0.4)
     pool.kill(victim)
@@ -651,7 +731,11 @@ async def drive(
     await pool.wait_healthy(http, victim)
     pool.down.discard(victim)
     print(f"# worker w{victim} back at {time.monotonic() - start:.0f} s", flush=True)
-    await asyncio.gather(*players)
+    await asyncio.gather(*players)  # every match over, or the time up
+    for task in meters:
+        task.cancel()
+    await asyncio.gather(*meters, return_exceptions=True)
+    driver.cpu.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
     elapsed = time.monotonic() - start
     await print_profiles(pool, http)
     return elapsed
@@ -686,8 +770,8 @@ async def stored_figures(url: str, humans: list[Human]) -> Stored:
     await store.open()
     try:
         async with store.transaction(readonly=True) as tx:
-            for h in humans:
-                await _table_actions(tx, store, h, out)
+            for seated in by_table(humans).values():
+                await _table_actions(tx, store, seated, out)
             rows = await tx.tx.fetch("SELECT msg_key, payload, state, attempts FROM outbox")
     finally:
         await store.close()
@@ -702,17 +786,24 @@ async def stored_figures(url: str, humans: list[Human]) -> Stored:
     return out
 
 
-async def _table_actions(tx: Any, store: Store, h: Human, out: Stored) -> None:
-    key = h.chat.key
-    logs = [x for hand in await store.finished_hands(h.chat.group_key) for x in hand["actions"]]
-    row = await tx.load_table(key)
-    if row is not None:
-        logs += [[s, a] for s, a in await tx.load_actions(key, int(row.record["deal_no"]))]
-    seat = _human_seat(row.record if row is not None else None, str(h.user["id"]))
+async def _table_actions(tx: Any, store: Store, seated: list[Human], out: Stored) -> None:
+    chat = seated[0].chat
+    logs = [x for hand in await store.finished_hands(chat.group_key) for x in hand["actions"]]
+    row = await tx.load_table(chat.key)
+    done = {
+        int(r[0])
+        for r in await tx.tx.fetch("SELECT deal_no FROM hands WHERE table_key = ?", chat.key)
+    }
+    if row is not None and int(row.record["deal_no"]) not in done:  # its hand is on, not stored
+        logs += [[s, a] for s, a in await tx.load_actions(chat.key, int(row.record["deal_no"]))]
     out.actions += len(logs)
-    out.human_plays[h.n] = sum(
-        1 for s, a in logs if s == seat and a.get("do") in ("play", "pass") and not a.get("auto")
-    )
+    for h in seated:
+        seat = _human_seat(row.record if row is not None else None, str(h.user["id"]))
+        out.human_plays[h.n] = sum(
+            1
+            for s, a in logs
+            if s == seat and a.get("do") in ("play", "pass") and not a.get("auto")
+        )
 
 
 def _human_seat(record: dict[str, Any] | None, uid: str) -> int | None:
@@ -720,6 +811,82 @@ def _human_seat(record: dict[str, Any] | None, uid: str) -> int | None:
         if isinstance(seat, dict) and str(seat.get("user_id")) == uid:
             return i
     return None
+
+
+@dataclass
+class Ends:
+    """What the end of every hand and match owed the group and its players, and what of it
+    the fake Bot API never got (see the module's docstring)."""
+
+    matches_over: int = 0
+    results_owed: int = 0
+    missing_pictures: int = 0
+    missing_table_edits: int = 0
+    missing_hand_updates: int = 0
+    twice: int = 0  # final table edits made more than once
+    notes: list[str] = field(default_factory=list)
+
+
+async def check_ends(url: str, humans: list[Human], fake: IndexedFake) -> Ends:
+    """Per group: a result picture per finished hand; for a finished match, its final
+    table edit once and each human's hand message showing the finished table's state."""
+    out = Ends()
+    store = Store(url)
+    await store.open()
+    manager = SharedTableManager(store, worker="checker")
+    try:
+        for table, seated in by_table(humans).items():
+            group = int(seated[0].group["id"])
+            calls = [c for c in fake.sends_to(group) if c.error is None]
+            owed = len(await store.finished_hands(seated[0].chat.group_key))
+            got = sum("result.png" in c.upload_names() for c in calls)
+            out.results_owed += owed
+            if got < owed:
+                out.missing_pictures += owed - got
+                out.notes.append(f"table {table}: {got} result pictures for {owed} hands")
+            key = seated[0].chat.key
+            await manager.refresh(key)
+            snap = manager.snapshot(key)
+            if snap is None or snap.status is not TableStatus.FINISHED:
+                continue
+            out.matches_over += 1
+            _final_table(out, table, calls)
+            for h in seated:
+                _final_hand(out, manager, fake, h, snap)
+    finally:
+        await store.close()
+    return out
+
+
+def _final_table(out: Ends, table: int, calls: list[Call]) -> None:
+    over = t("tg_cap_finished", "zh")
+    final = [
+        c
+        for c in calls
+        if c.method != "sendMessage" and "result.png" not in c.upload_names()
+        if any(over in x for x in c.texts())
+    ]
+    if not final:
+        out.missing_table_edits += 1
+        out.notes.append(f"table {table}: the match ended, its table message never said so")
+    out.twice += max(0, len(final) - 1)
+
+
+def _final_hand(
+    out: Ends, manager: SharedTableManager, fake: IndexedFake, h: Human, snap: TableSnapshot
+) -> None:
+    priv = manager.private_snapshot(snap.key, str(h.user["id"]))
+    if priv is None:
+        return
+    want = private_caption(priv, snap, priv.lang)
+    try:
+        shown = fake.last_photo(int(h.user["id"]), "hand.png").caption
+    except LookupError:
+        shown = None
+    if shown != want:
+        out.missing_hand_updates += 1
+        last = (shown or "").replace("\n", " | ")[:120]
+        out.notes.append(f"table {h.table}: p{h.n}'s hand message ends at {last!r}")
 
 
 def report(
@@ -730,6 +897,7 @@ def report(
     elapsed: float,
     total: float,
     logdir: Path,
+    ends: Ends,
 ) -> None:
     figs = driver.figures
     lost = sum(max(0, figs.accepted[h.n] - stored.human_plays[h.n]) for h in humans)
@@ -749,7 +917,7 @@ def report(
         for c in group_calls
         if c.method in NEW_MESSAGES and c.error is None
     )
-    duplicates = sum(n - 1 for n in new.values() if n > 1)
+    duplicates = sum(n - 1 for n in new.values() if n > 1) + ends.twice
     for (chat, method, texts), n in new.items():
         if n > 1:
             print(f"# twice in {chat}: {method} {[x[:40] for x in texts]}")
@@ -793,8 +961,16 @@ def report(
         f"{stored.unsent} outbox rows unsent, {stored.dropped} replies shed; "
         f"{figs.retried_posts} webhook posts retried"
     )
+    silent = sum(is_silent(table) for table in by_table(humans))
+    print(f"silent tables timed out: {len(stored.timeouts)} of {silent}")
+    for note in ends.notes:
+        print(f"# MISSING {note}")
+    over = ", ".join(f"table {k} at {v:.0f} s" for k, v in sorted(figs.match_over.items()))
     print(
-        f"silent tables timed out: {len(stored.timeouts)} of {len(range(0, len(humans), SILENT))}"
+        f"matches over: {ends.matches_over} of {len(by_table(humans))} ({over}); "
+        f"{ends.results_owed} hands finished; missing: {ends.missing_pictures} result "
+        f"pictures, {ends.missing_table_edits} final table edits, "
+        f"{ends.missing_hand_updates} final hand updates; {stored.unsent} outbox rows unsent"
     )
     cpu = driver.cpu.used()
     served = max(1, len(figs.command_ms))
@@ -815,6 +991,11 @@ def report(
     print(f"cluster_double_timeouts {doubles} timeouts")
     print(f"cluster_duplicate_messages {duplicates} messages")
     print(f"cluster_group_max_calls_60s {busiest} calls")
+    print(f"cluster_missing_pictures {ends.missing_pictures} pictures")
+    missing = (
+        stored.unsent + ends.missing_pictures + ends.missing_table_edits + ends.missing_hand_updates
+    )
+    print(f"cluster_missing_messages {missing} messages")
 
 
 def _timeline(stamped: list[tuple[float, float]], width: float = 10.0) -> str:
@@ -864,15 +1045,46 @@ def main() -> None:
         help="FROM,TO: seconds a human takes to press after its keyboard changed "
         "(default 3,8: a person choosing among plays; 0.3,0.7 is a stress pace)",
     )
+    parser.add_argument(
+        "--humans",
+        default="1",
+        choices=("1", "2", "3", "4", "5", "6", "mix"),
+        help="humans at each table, the other seats AI; mix: six at the even tables, two at "
+        "the odd ones",
+    )
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=0,
+        help="hands in a match (0: matches go on until the run ends; N: each ends after N "
+        "hands and its humans stop)",
+    )
+    parser.add_argument(
+        "--routing",
+        choices=("random", "round-robin"),
+        default="random",
+        help="which live worker gets each update (random: as a load balancer spreading "
+        "requests, so one group's presses reach different workers at once)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="of the routing and the humans")
     args = parser.parse_args()
-    pillow = args.render == "pillow"
     low, _, high = args.think.partition(",")
-    think = (float(low), float(high or low))
+    opt = Options(
+        tables=args.tables,
+        seconds=args.seconds,
+        workers=args.workers,
+        pillow=args.render == "pillow",
+        think=(float(low), float(high or low)),
+        humans=args.humans,
+        hands=args.hands,
+        routing=args.routing,
+        seed=args.seed,
+    )
     if args.db:
-        asyncio.run(run(args.db, args.tables, args.seconds, args.workers, pillow, think))
+        asyncio.run(run(args.db, opt))
         return
     with throwaway_server(fsync=True) as server:
-        asyncio.run(run(server.url(), args.tables, args.seconds, args.workers, pillow, think))
+        asyncio.run(run(server.url(), opt))
 
 
 if __name__ == "__main__":
