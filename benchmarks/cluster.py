@@ -1,7 +1,10 @@
 """Three `gouji` worker processes on one PostgreSQL database, driven through Telegram's
 webhook path; one worker is SIGKILLed mid-run and started again.
 
-Run: ``python benchmarks/cluster.py [--tables 300] [--seconds 120] [--workers 3]``.
+Run: ``python benchmarks/cluster.py [--tables 300] [--seconds 120] [--workers 3]``; the
+black-box run of issues #37/#38 (two groups, whole matches, random routing) is
+``python benchmarks/cluster.py --tables 2 --humans mix --hands 1 --think 0.5,1.5
+--seconds 300 --seed K``.
 
 * A throwaway PostgreSQL server (as ``tests/store`` starts one), and a fake Telegram Bot
   API on loopback: the in-process fake of ``tests/telegram`` (chats, messages, buttons,
@@ -9,14 +12,21 @@ Run: ``python benchmarks/cluster.py [--tables 300] [--seconds 120] [--workers 3]
 * N worker processes, each the real ``gouji`` entry point in webhook mode
   (``GOUJI_TELEGRAM_WEBHOOK_URL``, ``GOUJI_TELEGRAM_API_URL`` pointing at the fake, a shared
   webhook secret, ``GOUJI_WORKER_ID``, a health port).
-* Every table is a group with one scripted human and five AI seats, opened with
-  ``/gouji``, ``/addbot 5`` and ``/begin``. The human acts on the buttons of its private
-  hand message as the fake server holds it (pass when it may, ready, else the first play
-  its keyboard offers). Each update goes to the workers in turn — one chat's updates
-  reach every worker — the way a load balancer spreads them; a worker that does not
-  answer is skipped (as nginx's ``proxy_next_upstream``). Every tenth table's human never
-  answers, so its turn timer fires and 托管 plays for it.
-* At 40 % of the run the last worker is SIGKILLed; at 60 % it starts again.
+* Every table is a group with scripted humans (``--humans``: one by default; six, two, or
+  ``mix``: six at the even tables and two at the odd ones) and AI in the other seats,
+  opened with ``/gouji``, a ``/join`` per other human, ``/addbot`` and ``/begin``. Each
+  human acts on the buttons of its private hand message as the fake server holds it
+  (pass when it may, ready, else the first play its keyboard offers), and stops when the
+  group's table message says the match is over. A match is ``--hands`` hands (default 0:
+  on until the run ends). Each update goes to a random live worker (``--routing random``,
+  seeded by ``--seed``, so one group's presses reach different workers at once) or to the
+  workers in turn (``round-robin``), the way a load balancer spreads them; a worker that
+  does not answer is skipped (as nginx's ``proxy_next_upstream``). The last table of
+  every ten (table 9, 19, …) is silent: its humans never answer, so the turn timer fires
+  and 托管 plays for them (a one-hand match).
+* At 40 % of ``--seconds`` the last worker is SIGKILLed; at 60 % it starts again. Play
+  ends when every match is over, or at ``--seconds``; then the outbox is let empty and
+  the workers stopped, and what the fake server got is checked against the database.
 
 Figures (the last lines, ``<name> <value> <unit>``):
 
@@ -30,7 +40,18 @@ Figures (the last lines, ``<name> <value> <unit>``):
 * ``cluster_double_timeouts`` — turn timeouts fired twice for one turn (outbox rows);
 * ``cluster_duplicate_messages`` — outbox messages delivered by two workers, and new
   group messages the fake server got twice;
-* ``cluster_group_max_calls_60s`` — most sends and edits to one group in any 60 s.
+  plus final table edits made more than once (below);
+* ``cluster_group_max_calls_60s`` — most sends and edits to one group in any 60 s;
+* ``cluster_missing_pictures`` — hands stored as finished (``hands`` rows) that got no
+  result picture (a ``sendPhoto`` of ``result.png`` to the group answered without error);
+* ``cluster_missing_messages`` — messages owed and never delivered once the run is over
+  and the outbox has emptied (or 120 s passed): outbox rows not ``sent``/``dropped``,
+  plus the missing result pictures, plus for every match stored as finished: its final
+  table edit if no call to the group carried the "match over" caption, and each human's
+  final hand update if the last ``hand.png`` message in their private chat does not show
+  the caption the finished table gives them (``private_caption`` of the private snapshot
+  a fresh manager reads from the database — the cards left, "nothing left to play").
+  A row marked ``sent`` whose call never reached the fake server counts here;
 * ``cluster_worker_cpu_per_command`` — the workers' CPU seconds during play (``/proc``),
   their drawing processes' included, per command press: what a command costs, steadier
   than the answer times, which swing with the load (comparable between runs that serve
