@@ -24,7 +24,8 @@ black-box run of issues #37/#38 (two groups, whole matches, random routing) is
   does not answer is skipped (as nginx's ``proxy_next_upstream``). The last table of
   every ten (table 9, 19, …) is silent: its humans never answer, so the turn timer fires
   and 托管 plays for them (a one-hand match).
-* At 40 % of ``--seconds`` the last worker is SIGKILLed; at 60 % it starts again. Play
+* At 40 % of ``--seconds`` (or ``--kill-at`` seconds into play) the last worker is
+  SIGKILLed; 20 % of ``--seconds`` (or ``--down`` seconds) later it starts again. Play
   ends when every match is over, or at ``--seconds``; then the outbox is let empty and
   the workers stopped, and what the fake server got is checked against the database.
 
@@ -357,6 +358,8 @@ class Driver:
         self.turn = 0
         self.figures = Figures()
         self.ok_texts = {t(k, "zh") for k in ("ok", "held_for_burns", "ready", "burn_declared")}
+        self.kill_at = 0.0  # seconds into play the last worker is killed (0: 40 % of the run)
+        self.down = 0.0  # and how long it stays down (0: 20 % of the run)
         self.think = (3.0, 8.0)  # seconds a human takes to act on a new keyboard (from, to)
 
     async def post(self, update: dict[str, Any]) -> int:
@@ -583,6 +586,8 @@ class Options:
     hands: int = 0  # a match's hands (0: on until the run ends)
     routing: str = "random"
     seed: int = 1
+    kill_at: float = 0.0
+    down: float = 0.0
 
 
 async def run(url: str, opt: Options) -> None:
@@ -601,6 +606,7 @@ async def run(url: str, opt: Options) -> None:
                 await pool.wait_healthy(http, i)
             driver = Driver(api, pool, http, opt.routing, opt.seed)
             driver.think = opt.think
+            driver.kill_at, driver.down = opt.kill_at, opt.down
             t0 = time.monotonic()
             await open_tables(driver, humans)
             waits = asyncio.create_task(sample_waits(url, seen))
@@ -744,10 +750,11 @@ async def drive(
         asyncio.create_task(meter_cpu(driver.cpu, pool, until)),
     ]
     victim = pool.count - 1
-    await asyncio.sleep(seconds * 0.4)
+    kill_at, down = driver.kill_at or seconds * 0.4, driver.down or seconds * 0.2
+    await asyncio.sleep(kill_at)
     pool.kill(victim)
     print(f"# worker w{victim} SIGKILLed at {time.monotonic() - start:.0f} s", flush=True)
-    await asyncio.sleep(seconds * 0.2)
+    await asyncio.sleep(down)
     pool.start(victim)
     await pool.wait_healthy(http, victim)
     pool.down.discard(victim)
@@ -948,7 +955,8 @@ def report(
     drawn = "Pillow" if pool.pillow else "stub"
     low, high = driver.think
     print(
-        f"{pool.count} workers, {len(humans)} tables, {elapsed:.0f} s of play, {drawn} images, "
+        f"{pool.count} workers, {len(by_table(humans))} tables, {len(humans)} humans, "
+        f"routing {driver.routing}, {elapsed:.0f} s of play, {drawn} images, "
         f"humans press {low:g}-{high:g} s after their keyboard changed"
     )
     print(f"logs {logdir}")
@@ -1088,6 +1096,15 @@ def main() -> None:
         "requests, so one group's presses reach different workers at once)",
     )
     parser.add_argument("--seed", type=int, default=1, help="of the routing and the humans")
+    parser.add_argument(
+        "--kill-at", type=float, default=0.0, help="seconds into play (default 40 %% of --seconds)"
+    )
+    parser.add_argument(
+        "--down",
+        type=float,
+        default=0.0,
+        help="seconds the killed worker stays down (default 20 %% of --seconds)",
+    )
     args = parser.parse_args()
     low, _, high = args.think.partition(",")
     opt = Options(
@@ -1100,6 +1117,8 @@ def main() -> None:
         hands=args.hands,
         routing=args.routing,
         seed=args.seed,
+        kill_at=args.kill_at,
+        down=args.down,
     )
     if args.db:
         asyncio.run(run(args.db, opt))
