@@ -162,8 +162,10 @@ async def test_an_ai_seat_thinking_longer_than_the_limit_shows_in_the_table() ->
     from adapters.telegram.views import table_caption
     from bot.table import Out, TableChanged
 
-    m = TableManager(clock=FakeClock(), seed_source=lambda: 5, policy=_SlowSearch(2, 0.4))
-    m.thinking_after = 0.1
+    # Margins wide enough for a loaded CI machine: a slow decision takes three times the
+    # limit, and a quick one (normal's, ~1 ms) would have to take 500 ms to show.
+    m = TableManager(clock=FakeClock(), seed_source=lambda: 5, policy=_SlowSearch(2, 1.5))
+    m.thinking_after = 0.5
     await _open(m, lang="en")
     shown: list[tuple[Out, object]] = []
 
