@@ -898,6 +898,9 @@ def _final_table(out: Ends, table: int, calls: list[Call]) -> None:
         out.missing_table_edits += 1
         out.notes.append(f"table {table}: the match ended, its table message never said so")
     out.twice += max(0, len(final) - 1)
+    if len(final) > 1:  # what each carried: the same edit again, or a later change?
+        seen = [(c.method, c.upload_names(), " | ".join(c.texts())[-80:]) for c in final]
+        out.notes.append(f"table {table}: {len(final)} calls say the match is over: {seen}")
 
 
 def _final_hand(
@@ -993,7 +996,7 @@ def report(
     silent = sum(is_silent(table) for table in by_table(humans))
     print(f"silent tables timed out: {len(stored.timeouts)} of {silent}")
     for note in ends.notes:
-        print(f"# MISSING {note}")
+        print(f"# END {note}")
     over = ", ".join(f"table {k} at {v:.0f} s" for k, v in sorted(figs.match_over.items()))
     print(
         f"matches over: {ends.matches_over} of {len(by_table(humans))} ({over}); "
