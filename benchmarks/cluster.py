@@ -41,7 +41,7 @@ Figures (the last lines, ``<name> <value> <unit>``):
 * ``cluster_double_timeouts`` — turn timeouts fired twice for one turn (outbox rows);
 * ``cluster_duplicate_messages`` — outbox messages delivered by two workers, and new
   group messages the fake server got twice;
-  plus final table edits made more than once (below);
+  plus "match over" table calls repeated identically (below);
 * ``cluster_group_max_calls_60s`` — most sends and edits to one group in any 60 s;
 * ``cluster_missing_pictures`` — hands stored as finished (``hands`` rows) that got no
   result picture (a ``sendPhoto`` of ``result.png`` to the group answered without error);
@@ -897,8 +897,11 @@ def _final_table(out: Ends, table: int, calls: list[Call]) -> None:
     if not final:
         out.missing_table_edits += 1
         out.notes.append(f"table {table}: the match ended, its table message never said so")
-    out.twice += max(0, len(final) - 1)
-    if len(final) > 1:  # what each carried: the same edit again, or a later change?
+    # A repeat is the same call again (the at-least-once window); a later, different edit
+    # of the finished table (a notice line added under the same "match over") is none.
+    same = Counter((c.method, tuple(c.upload_names()), tuple(c.texts())) for c in final)
+    out.twice += sum(n - 1 for n in same.values())
+    if len(final) > 1:  # what each carried
         seen = [(c.method, c.upload_names(), " | ".join(c.texts())[-80:]) for c in final]
         out.notes.append(f"table {table}: {len(final)} calls say the match is over: {seen}")
 
