@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.table import (
     AddBots,
     AskCount,
+    ChatRef,
     Join,
     Leave,
     OpenTable,
@@ -32,6 +33,13 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
     def __init__(self, controller: Controller) -> None:
         self.ctl = controller
         super().__init__()
+
+    async def _server_chat(self, interaction: Interaction) -> ChatRef | None:
+        """The channel's table key, or None after saying these commands need a server."""
+        chat = chat_of(interaction)
+        if chat is None:
+            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
+        return chat
 
     @app_commands.command(name=L("new"), description=L("new_desc"))
     async def new(self, interaction: Interaction) -> None:
@@ -95,9 +103,8 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
 
     @app_commands.command(name=L("history"), description=L("history_desc"))
     async def history(self, interaction: Interaction) -> None:
-        chat = chat_of(interaction)
+        chat = await self._server_chat(interaction)
         if chat is None:
-            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
             return
         await self.ctl.records.history(interaction, chat)
 
@@ -107,9 +114,8 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
     async def replay(
         self, interaction: Interaction, record: app_commands.Range[int, 1] | None = None
     ) -> None:
-        chat = chat_of(interaction)
+        chat = await self._server_chat(interaction)
         if chat is None:
-            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
             return
         await self.ctl.records.replay(interaction, chat, record)
 
@@ -126,9 +132,8 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
         seat: Seat | None = None,
         cards: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        chat = chat_of(interaction)
+        chat = await self._server_chat(interaction)
         if chat is None:
-            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
             return
         await self.ctl.records.why(interaction, chat, record, step, seat, cards)
 
@@ -138,16 +143,14 @@ class GoujiCog(commands.GroupCog, group_name=L("group"), group_description=L("gr
     async def review(
         self, interaction: Interaction, record: app_commands.Range[int, 1] | None = None
     ) -> None:
-        chat = chat_of(interaction)
+        chat = await self._server_chat(interaction)
         if chat is None:
-            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
             return
         await self.ctl.records.review(interaction, chat, record)
 
     @app_commands.command(name=L("hand"), description=L("hand_desc"))
     async def hand(self, interaction: Interaction) -> None:
-        chat = chat_of(interaction)
+        chat = await self._server_chat(interaction)
         if chat is None:
-            await self.ctl.say(interaction, t("dc_guild_only", "zh"))
             return
         await self.ctl.show_hand(interaction, chat)

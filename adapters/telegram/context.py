@@ -43,6 +43,21 @@ ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+class BadRecordArg(Exception):
+    """The argument of /replay or /review is not one record number."""
+
+
+def record_arg(args: list[str] | None) -> int | None:
+    """The record number typed after /replay or /review (``#12`` or ``12``), None for the
+    newest; :class:`BadRecordArg` for anything else (``isdigit`` alone would let ``²`` in)."""
+    parts = [a.lstrip("#") for a in args or []]
+    if not parts:
+        return None
+    if len(parts) > 1 or not (parts[0].isascii() and parts[0].isdigit()):
+        raise BadRecordArg(parts)
+    return int(parts[0])
+
+
 class GroupCall(NamedTuple):
     """A command sent in a group: the message, its sender, the table's chat, the language."""
 

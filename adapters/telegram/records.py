@@ -32,7 +32,7 @@ from render.replay import frame_png
 
 from ..frontends import TELEGRAM
 from .callback import ReplayPress, encode
-from .context import GROUP_TYPES, Context, user_lang
+from .context import GROUP_TYPES, BadRecordArg, Context, record_arg, user_lang
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +92,12 @@ class RecordChat:
         if where is None:
             return
         message, user, chat, lang = where
-        args = [a.lstrip("#") for a in context.args or []]
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        try:
+            number = record_arg(context.args)
+        except BadRecordArg:
             self.ctx.say(chat, t("rec_bad_id", lang), reply_to=message.message_id)
             return
-        opened = await self.desk.open(chat, int(args[0]) if args else None)
+        opened = await self.desk.open(chat, number)
         if isinstance(opened, Refused):
             self.ctx.say(chat, opened.text(lang), reply_to=message.message_id)
             return

@@ -21,7 +21,7 @@ from bot.records.desk import Opened, RecordDesk, Refused
 from bot.table import ChatRef
 
 from .callback import ReviewPress
-from .context import GROUP_TYPES, Context, chat_of, user_lang
+from .context import GROUP_TYPES, BadRecordArg, Context, chat_of, record_arg, user_lang
 from .keyboards import link_keyboard
 
 log = logging.getLogger(__name__)
@@ -39,11 +39,12 @@ class ReviewChat:
         if where is None:
             return
         message, user, chat, lang = where
-        args = [a.lstrip("#") for a in context.args or []]
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        try:
+            number = record_arg(context.args)
+        except BadRecordArg:
             self.ctx.say(chat, t("rec_bad_id", lang), reply_to=message.message_id)
             return
-        answer, blocked = await self.start(chat, user, lang, int(args[0]) if args else None)
+        answer, blocked = await self.start(chat, user, lang, number)
         markup = None
         if blocked:  # a button that opens the private chat, where the review will go
             markup = link_keyboard(t("tg_btn_open_bot", lang), self.ctx.deep_link("review"))

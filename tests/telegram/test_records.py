@@ -111,9 +111,10 @@ async def test_a_hand_in_play_is_refused_and_why_answers(tmp_path: Path) -> None
     await h.drain()
     last = [m.text for m in h.fake.in_chat(GROUP_ID) if m.text][-1]
     assert last == t("rec_in_play")
-    await h.say(li, "/replay abc")
-    await h.drain()
-    assert [m.text for m in h.fake.in_chat(GROUP_ID) if m.text][-1] == t("rec_bad_id")
+    for bad in ("/replay abc", "/replay ²", "/review ²", "/replay 1 2"):
+        await h.say(li, bad)  # "²".isdigit() is true, but int("²") fails
+        await h.drain()
+        assert [m.text for m in h.fake.in_chat(GROUP_ID) if m.text][-1] == t("rec_bad_id"), bad
 
     await h.say(wang, "/why 1 1")
     await h.drain()
