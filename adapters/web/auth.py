@@ -59,8 +59,9 @@ def check_init_data(
     except ValueError as err:
         raise AuthError("malformed initData") from err
     given = dict(pairs).get("hash", "")
+    # Bytes, not str: compare_digest raises TypeError on a non-ASCII str (a forged hash).
     if len(pairs) != len(dict(pairs)) or not hmac.compare_digest(
-        given, _init_data_hash(pairs, bot_token)
+        given.encode(), _init_data_hash(pairs, bot_token).encode()
     ):
         raise AuthError("initData signature does not match")
     fields = dict(pairs)
@@ -100,14 +101,19 @@ def sign_seat(secret: bytes, seat: Seat) -> str:
     return f"{seat.user_id}.{seat.expires}.{sig}"
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is true, and ``int("²")`` fails."""
+    return text.isascii() and text.isdigit()
+
+
 def check_seat(secret: bytes, table: str, token: str, now: float) -> Seat:
     """The seat a token grants at ``table``, or ``AuthError`` (forged, expired, foreign)."""
     user_id, _, rest = token.partition(".")
     expiry, _, sig = rest.partition(".")
-    if not expiry.isdigit() or len(expiry) > 12 or (user_id and not user_id.isdigit()):
+    if not _digits(expiry) or len(expiry) > 12 or (user_id and not _digits(user_id)):
         raise AuthError("malformed token")
     expires = int(expiry)
-    if not hmac.compare_digest(sig, _token_sig(secret, table, user_id, expires)):
+    if not hmac.compare_digest(sig.encode(), _token_sig(secret, table, user_id, expires).encode()):
         raise AuthError("token signature does not match")
     if expires < now:
         raise AuthError("token expired")

@@ -71,7 +71,14 @@ def test_other_bots_token() -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["", "hash=", "garbage", "user=%7B%7D&auth_date=1&hash=00", "a=1&a=2&hash=x"],
+    [
+        "",
+        "hash=",
+        "garbage",
+        "user=%7B%7D&auth_date=1&hash=00",
+        "a=1&a=2&hash=x",
+        "auth_date=1&hash=%C3%A9",  # a non-ASCII hash: compare_digest on str would raise
+    ],
 )
 def test_malformed_init_data(raw: str) -> None:
     with pytest.raises(AuthError):
@@ -94,6 +101,7 @@ def test_seat_tokens() -> None:
         check_seat(secret, "dc:55:", forged, NOW)
     spectator = sign_seat(secret, Seat("dc:55:", "", int(NOW) + 60))
     assert check_seat(secret, "dc:55:", spectator, NOW).spectator
-    for bad in ("", "x", "1.2", "1.x.y", "a.1.00"):
+    # Non-ASCII digits ("²".isdigit() is true) and signatures: refused, never a TypeError.
+    for bad in ("", "x", "1.2", "1.x.y", "a.1.00", "1.²2.ab", "².1.ab", f"9001.{int(NOW) + 60}.é"):
         with pytest.raises(AuthError):
             check_seat(secret, "dc:55:", bad, NOW)
