@@ -73,6 +73,8 @@ def command_of(
 ) -> Command | Refused:
     """The Command for a page's request by the player at ``priv``'s seat."""
     op = body.get("op")
+    if not isinstance(op, str):  # a list or an object is no op (and not hashable)
+        return Refused("web_bad_request")
     if op == "autoplay":
         on = body.get("on")
         return (

@@ -39,6 +39,8 @@ async def test_requests_and_refusals() -> None:
     assert cmd(op="pass") == Refused("web_bad_request")  # no version
     assert cmd(op="pass", version=priv.version - 1) == Refused("stale")
     assert cmd(op="teleport", version=priv.version) == Refused("stale")
+    for odd in ([], {}, ["play"], None, 1):  # JSON that is no op: refused, never a 500
+        assert cmd(op=odd, cards="3", version=priv.version) == Refused("web_bad_request")
     assert cmd(op="play", cards="xyz", version=priv.version) == Refused("web_bad_request")
     assert cmd(op="play", cards="3" * 41, version=priv.version) == Refused("web_bad_request")
     plays = [v for r in priv.menu.ranks for s in r.sizes for v in s.variants]
