@@ -15,19 +15,19 @@ from collections.abc import Hashable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.engine.actions import Action, ActionKind, HuiRanks
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import NOTATION, Counts
-from bot.engine.plays import Play
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
-from bot.present.playmenu import RankChoice, Suggest, play_of
+from bot.present.controls import Control, Controls, Nav, Op, asks_of, controls_of
+from bot.present.playmenu import Suggest
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
-from .callback import ActPress, GroupPress, encode
+from .callback import GroupPress, encode
+from .presses import counts_of, press_of
 from .views import cards_text, rank_label
 
 Rows = list[list[InlineKeyboardButton]]
-ASK_RULES = ("ask_le10", "ask_lt10")
 
 
 PAGE = 12  # plays per screen: 4 rows of 3 fit a phone
@@ -37,17 +37,6 @@ SUGGEST_LABELS = {
     Suggest.LEAD_SET: "suggest_lead_set",
     Suggest.FINISH: "suggest_finish",
 }
-
-
-def _kind(mode: str) -> ActionKind:
-    return ActionKind.PLAY if mode == "p" else ActionKind.BURN
-
-
-def counts_of(notation: str) -> Counts:
-    c = [0] * len(NOTATION)
-    for ch in notation:
-        c[NOTATION.index(ch)] += 1
-    return tuple(c)
 
 
 def markup_key(markup: InlineKeyboardMarkup | None) -> Hashable:
@@ -77,9 +66,10 @@ def table_keyboard(snap: TableSnapshot, tid: str, lang: Lang) -> InlineKeyboardM
         )
     if snap.status is TableStatus.PLAYING:
         rows: Rows = [[_g(t("tg_btn_mine", lang), tid, "h")]]
-        if snap.rules is not None and snap.rules.count_rule in ASK_RULES:
-            asks = [_g(t("tg_btn_count", lang, seat=s), tid, "c", s) for s in range(1, 7)]
-            rows += _chunk(asks, 3)
+        asks = [
+            _g(t("tg_btn_count", lang, seat=c.target), tid, "c", c.target) for c in asks_of(snap)
+        ]
+        rows += _chunk(asks, 3)
         return InlineKeyboardMarkup(rows)
     return None
 
@@ -89,186 +79,180 @@ def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
 
 
 # -- private -----------------------------------------------------------------------------
-class _Keys:
-    """Builds buttons for one player's snapshot."""
+SIMPLE_LABELS = {
+    Op.PASS: "tg_btn_pass",
+    Op.RANG: "tg_btn_rang",
+    Op.REVOLT: "tg_btn_revolt",
+    Op.WAIVE: "tg_btn_waive",
+    Op.CHONGDIAN: "tg_btn_chongdian",
+    Op.DECLINE: "tg_btn_no_burn",
+    Op.READY: "tg_btn_ready",
+    Op.REFRESH: "tg_btn_refresh",
+    Op.HINT: "tg_btn_hint",
+}
+MOVES = frozenset({Op.PASS, Op.RANG})  # on the row with the switch between trees
 
-    def __init__(self, priv: PrivateSnapshot, tid: str, lang: Lang, snap: TableSnapshot) -> None:
+
+class _Keys:
+    """Lays out one seat's ``Controls`` (bot/present/controls.py) as keyboard screens."""
+
+    def __init__(self, controls: Controls, priv: PrivateSnapshot, tid: str, lang: Lang) -> None:
+        self.controls = controls
         self.priv = priv
         self.tid = tid
         self.lang = lang
-        self.declare_open = snap.declare_open
-        self.ready = snap.ready
-        self.kinds = {a.kind for a in priv.legal}
 
-    def button(self, text: str, op: str, *args: object) -> InlineKeyboardButton:
-        press = ActPress(self.tid, self.priv.version, op, tuple(str(a) for a in args))
+    def button(self, text: str, control: Control) -> InlineKeyboardButton:
+        press = press_of(self.tid, self.controls.version, control)
         return InlineKeyboardButton(text, callback_data=encode(press))
 
-    def options(self, mode: str) -> tuple[RankChoice, ...]:
-        """The play menu's ranks → sizes → variants for this mode (play or burn)."""
-        return self.priv.menu.tree(_kind(mode))
+    def label(self, c: Control) -> str:
+        a = c.action
+        if c.op is Op.AUTOPLAY:
+            return t("tg_btn_auto_on" if c.on else "tg_btn_auto_off", self.lang)
+        if c.op is Op.POINT and a is not None:
+            return t("tg_btn_prepoint" if a.pre else "tg_btn_point", self.lang)
+        if c.op is Op.HUI and a is not None and a.ranks is not None:
+            return t("tg_btn_hui", self.lang, ranks=a.ranks.value)
+        if a is not None and a.cards is not None and c.op in (Op.PLAY, Op.BURN):
+            key = SUGGEST_LABELS[c.reason] if c.reason is not None else None
+            key = key or ("tg_btn_play" if c.op is Op.PLAY else "tg_btn_burn")
+            return t(key, self.lang, cards=cards_text(a.cards, self.lang))
+        return t(SIMPLE_LABELS[c.op], self.lang)
 
-    def default_mode(self) -> str:
-        return "b" if ActionKind.PLAY not in self.kinds and ActionKind.BURN in self.kinds else "p"
+    def keys(self, controls: Sequence[Control]) -> list[InlineKeyboardButton]:
+        return [self.button(self.label(c), c) for c in controls]
 
-    def play_button(self, mode: str, p: Play, label_key: str | None = None) -> InlineKeyboardButton:
-        """One tap sends this play (or burn)."""
-        cards = cards_text(p.counts(), self.lang)
-        label_key = label_key or ("tg_btn_play" if mode == "p" else "tg_btn_burn")
-        return self.button(t(label_key, self.lang, cards=cards), "g", mode, *p)
-
-    def suggestions(self, mode: str) -> Rows:
-        """The menu's suggested plays for this mode, one tap each, on one row."""
-        row = []
-        for s in self.priv.menu.suggestions:
-            if s.action.kind is _kind(mode) and s.action.cards is not None:
-                label = SUGGEST_LABELS[s.reason]
-                row.append(self.play_button(mode, play_of(s.action.cards), label))
-        return [row] if row else []
+    def default_kind(self) -> ActionKind:
+        return self.controls.modes[0] if self.controls.modes else ActionKind.PLAY
 
     def footer(self) -> Rows:
-        auto = self.priv.autoplay
-        label = "tg_btn_auto_off" if auto else "tg_btn_auto_on"
-        row = [
-            self.button(t(label, self.lang), "t", 0 if auto else 1),
-            self.button(t("tg_btn_refresh", self.lang), "h"),
-        ]
-        if self.priv.hints and not auto and self.priv.legal:
-            row.append(self.button(t("tg_btn_hint", self.lang), "H"))
-        return [row]
+        return [self.keys(self.controls.own)] if self.controls.own else []
 
     # screens
-    def root(self, mode: str | None = None) -> Rows:
-        if self.priv.autoplay:
-            return self.footer()
-        owed = self.priv.menu.returns
-        if owed:
-            return self.returns(owed[0].giver, "")
-        mode = mode or self.default_mode()
-        rows = self.suggestions(mode)
-        moves = self.moves(mode)
+    def root(self, kind: ActionKind | None = None) -> Rows:
+        c = self.controls
+        if c.returns:
+            return self.returns(c.returns[0].giver, None)
+        kind = kind or self.default_kind()
+        mine = [s for s in c.suggestions if s.action is not None and s.action.kind is kind]
+        rows = [self.keys(mine)] if mine else []
+        moves = self.moves(kind)
         if moves:
             rows.append(moves)
         ranks = [
-            self.button(f"{rank_label(r.base, self.lang)}×{r.held}", "b", mode, r.base)
-            for r in self.options(mode)
+            self.button(
+                f"{rank_label(r.base, self.lang)}×{r.held}", Control.to(Op.RANK, Nav(kind, r.base))
+            )
+            for r in c.tree(kind)
         ]
         rows += _chunk(ranks, RANKS_PER_ROW)
-        rows += self.pre_play()
+        later = [s for s in c.simple if s.op not in MOVES]
+        later += [x for x in (c.ready,) if x is not None]
+        rows += _chunk(self.keys(later), 3)
         return rows + self.footer()
 
-    def moves(self, mode: str) -> list[InlineKeyboardButton]:
-        """过, 让 and the switch between playing and burning."""
-        moves = []
-        if ActionKind.PASS in self.kinds:
-            moves.append(self.button(t("tg_btn_pass", self.lang), "x"))
-        if ActionKind.RANG in self.kinds:
-            moves.append(self.button(t("tg_btn_rang", self.lang), "y"))
-        if mode == "p" and ActionKind.BURN in self.kinds:
-            moves.append(self.button(t("tg_btn_burn_mode", self.lang), "r", "b"))
-        if mode == "b" and ActionKind.PLAY in self.kinds:
-            moves.append(self.button(t("tg_btn_play_mode", self.lang), "r", "p"))
-        if mode == "b" and ActionKind.PLAY not in self.kinds:
-            moves.append(self.button(t("tg_btn_no_burn", self.lang), "n"))
+    def moves(self, kind: ActionKind) -> list[InlineKeyboardButton]:
+        """过, 让, the switch between playing and burning, and not burning."""
+        c = self.controls
+        moves = self.keys([s for s in c.simple if s.op in MOVES])
+        for other in c.modes:
+            if other is not kind:
+                key = "tg_btn_burn_mode" if other is ActionKind.BURN else "tg_btn_play_mode"
+                moves.append(self.button(t(key, self.lang), Control.to(Op.MODE, Nav(other))))
+        if c.decline is not None:
+            moves += self.keys([c.decline])
         return moves
 
-    def pre_play(self) -> Rows:
-        row = []
-        for a in self.priv.legal:
-            if a.kind is ActionKind.REVOLT:
-                row.append(self.button(t("tg_btn_revolt", self.lang), "V"))
-            elif a.kind is ActionKind.DECLARE_POINT:
-                key = "tg_btn_prepoint" if a.pre else "tg_btn_point"
-                row.append(self.button(t(key, self.lang), "D", 1 if a.pre else 0))
-            elif a.kind is ActionKind.WAIVE:
-                row.append(self.button(t("tg_btn_waive", self.lang), "W"))
-            elif a.kind is ActionKind.HUI and a.ranks is not None:
-                label = t("tg_btn_hui", self.lang, ranks=a.ranks.value)
-                row.append(self.button(label, "U", a.ranks.value))
-            elif a.kind is ActionKind.CHONGDIAN:
-                row.append(self.button(t("tg_btn_chongdian", self.lang), "C"))
-        if self.declare_open and self.priv.seat not in self.ready:
-            row.append(self.button(t("tg_btn_ready", self.lang), "K"))
-        return _chunk(row, 3)
+    def back(self, kind: ActionKind) -> InlineKeyboardButton:
+        return self.button(t("tg_btn_back", self.lang), Control.to(Op.MODE, Nav(kind)))
 
-    def sizes(self, mode: str, base: int) -> list[int]:
-        rank = next((r for r in self.options(mode) if r.base == base), None)
-        return [s.size for s in rank.sizes] if rank is not None else []
-
-    def variants(self, mode: str, base: int, size: int) -> list[Play]:
-        rank = next((r for r in self.options(mode) if r.base == base), None)
-        found = rank.size(size) if rank is not None else None
-        return [v.play for v in found.variants] if found is not None else []
-
-    def base(self, mode: str, base: int) -> Rows:
-        sizes = self.sizes(mode, base)
-        if not sizes:
-            return self.root(mode)
-        back = [self.button(t("tg_btn_back", self.lang), "r", mode)]
-        every = [p for n in sizes for p in self.variants(mode, base, n)]
+    def base(self, kind: ActionKind, base: int) -> Rows:
+        rank = self.controls.rank(kind, base)
+        if rank is None:
+            return self.root(kind)
+        sizes = [s.size for s in rank.sizes]
+        every = [p for n in sizes for p in self.controls.variants(kind, base, n)]
         if len(every) <= PAGE:
-            # Every play of this rank fits: each is one tap away, a row per size.
-            if all(len(self.variants(mode, base, n)) == 1 for n in sizes):
-                return [*_chunk([self.play_button(mode, p) for p in every], 3), back]
-            rows: Rows = []  # a row per size: 999, 999 +2, 999 +22 read side by side
+            # Every play of this rank fits: each is one tap away, a row per size (999,
+            # 999 +2, 999 +22 read side by side) unless each size has one play.
+            if all(len(s.variants) == 1 for s in rank.sizes):
+                return [*_chunk(self.keys(every), 3), [self.back(kind)]]
+            rows: Rows = []
             for n in sizes:
-                rows += _chunk([self.play_button(mode, p) for p in self.variants(mode, base, n)], 3)
-            return [*rows, back]
+                rows += _chunk(self.keys(self.controls.variants(kind, base, n)), 3)
+            return [*rows, [self.back(kind)]]
         buttons = [
-            self.button(t("tg_btn_size", self.lang, n=n), "z", mode, base, n, 0) for n in sizes
+            self.button(t("tg_btn_size", self.lang, n=n), Control.to(Op.SIZE, Nav(kind, base, n)))
+            for n in sizes
         ]
-        return [*_chunk(buttons, 4), back]
+        return [*_chunk(buttons, 4), [self.back(kind)]]
 
-    def size(self, mode: str, base: int, size: int, page: int) -> Rows:
-        found = self.variants(mode, base, size)
+    def size(self, nav: Nav) -> Rows:
+        kind, base, size = nav.kind, nav.base, nav.size
+        found = self.controls.variants(kind, base, size)
         if not found:
-            return self.root(mode)
-        start = page * PAGE
-        rows = _chunk([self.play_button(mode, p) for p in found[start : start + PAGE]], 3)
-        nav = []
+            return self.root(kind)
+        if nav.cards is not None:
+            return self.confirm(nav)
+        start = nav.page * PAGE
+        rows = _chunk(self.keys(found[start : start + PAGE]), 3)
+        bar = []
         if start + PAGE < len(found):
-            nav.append(self.button(t("tg_btn_more", self.lang), "z", mode, base, size, page + 1))
-        sizes = self.sizes(mode, base)
-        back = ("b", mode, base) if len(sizes) > 1 else ("r", mode)
-        nav.append(self.button(t("tg_btn_back", self.lang), *back))
-        return [*rows, nav]
+            more = Control.to(Op.SIZE, Nav(kind, base, size, nav.page + 1))
+            bar.append(self.button(t("tg_btn_more", self.lang), more))
+        rank = self.controls.rank(kind, base)
+        if rank is not None and len(rank.sizes) > 1:
+            bar.append(
+                self.button(t("tg_btn_back", self.lang), Control.to(Op.RANK, Nav(kind, base)))
+            )
+        else:
+            bar.append(self.back(kind))
+        return [*rows, bar]
 
-    def confirm(self, mode: str, p: Play) -> Rows:
+    def confirm(self, nav: Nav) -> Rows:
         """A "v" press, from a keyboard made before every play was one tap from its rank
         (a message from an older version of the bot): offer that play to send."""
-        if not self.priv.menu.allows(Action(_kind(mode), p.counts())):
-            return self.root(mode)
-        label = "tg_btn_play" if mode == "p" else "tg_btn_burn"
-        return [
-            [self.play_button(mode, p, label)],
-            [self.button(t("tg_btn_back", self.lang), "r", mode)],
-        ]
+        assert nav.cards is not None
+        play = Control.act(Action(nav.kind, nav.cards))
+        if not self.controls.offers(play):
+            return self.root(nav.kind)
+        return [self.keys([play]), [self.back(nav.kind)]]
 
-    def returns(self, giver: int, picked: str) -> Rows:
-        owed = {r.giver: r.count for r in self.priv.menu.returns}
+    def returns(self, giver: int, picked: Counts | None) -> Rows:
+        owed = {r.giver: r.count for r in self.controls.returns}
         count = owed.get(giver)
         if count is None:
             return self.root()
-        have = list(self.priv.view.hand)
-        chosen = counts_of(picked)
-        if any(c > h for c, h in zip(chosen, have, strict=True)) or len(picked) > count:
-            picked, chosen = "", counts_of("")
+        have = self.priv.view.hand
+        chosen = picked or counts_of("")
+        if any(c > h for c, h in zip(chosen, have, strict=True)) or sum(chosen) > count:
+            chosen = counts_of("")
         shown = cards_text(chosen, self.lang) or "—"
-        head = t("tg_btn_selected", self.lang, cards=shown, k=len(picked), count=count)
-        rows: Rows = [[self.button(head, "R", giver, picked)]]
-        if len(picked) < count:
+        head = t("tg_btn_selected", self.lang, cards=shown, k=sum(chosen), count=count)
+
+        def pick(cards: Counts) -> Control:
+            return Control.to(Op.PICK, Nav(ActionKind.RETURN_TRIBUTE, giver=giver, cards=cards))
+
+        rows: Rows = [[self.button(head, pick(chosen))]]
+        if sum(chosen) < count:
             picks = [
-                self.button(cards_text(counts_of(ch), self.lang), "R", giver, picked + ch)
+                self.button(cards_text(counts_of(ch), self.lang), pick(_plus(chosen, i)))
                 for i, ch in enumerate(NOTATION)  # low cards first: the usual return
                 if have[i] > chosen[i]
             ]
             rows += _chunk(picks, 5)
         else:
             done = t("tg_btn_return", self.lang, cards=shown, seat=giver)
-            rows.append([self.button(done, "Q", giver, picked)])
-        if picked:
-            rows.append([self.button(t("tg_btn_reset", self.lang), "R", giver, "")])
+            give = Control.act(Action(ActionKind.RETURN_TRIBUTE, chosen, giver))
+            rows.append([self.button(done, give)])
+        if sum(chosen):
+            rows.append([self.button(t("tg_btn_reset", self.lang), pick(counts_of("")))])
         return rows + self.footer()
+
+
+def _plus(cards: Counts, i: int) -> Counts:
+    return tuple(n + (j == i) for j, n in enumerate(cards))
 
 
 def action_keyboard(
@@ -276,53 +260,27 @@ def action_keyboard(
     tid: str,
     lang: Lang,
     snap: TableSnapshot,
-    screen: ActPress | None = None,
+    screen: Control | None = None,
     web_url: str | None = None,
+    controls: Controls | None = None,
 ) -> InlineKeyboardMarkup:
-    """The keyboard for ``screen`` (a navigation press), or the root one; ``web_url``: the
+    """The keyboard for ``screen`` (a navigation control), or the root one; ``web_url``: the
     web table's page (adapters/web), opened as a Mini App from the last row."""
-    keys = _Keys(priv, tid, lang, snap)
+    keys = _Keys(controls or controls_of(priv, snap), priv, tid, lang)
     rows = _screen(keys, screen) if screen is not None else keys.root()
     if web_url is not None:
         rows.append([InlineKeyboardButton(t("tg_btn_web", lang), web_app=WebAppInfo(web_url))])
     return InlineKeyboardMarkup(rows)
 
 
-def _screen(keys: _Keys, press: ActPress) -> Rows:
-    op, args = press.op, press.args
-    if op == "r":
-        return keys.root(args[0])
-    if op == "b":
-        return keys.base(args[0], int(args[1]))
-    if op == "z":
-        base, size, page = (int(a) for a in args[1:])
-        return keys.size(args[0], base, size, page)
-    if op == "v":
-        return keys.confirm(args[0], Play(*(int(a) for a in args[1:])))
-    if op == "R":
-        return keys.returns(int(args[0]), args[1])
+def _screen(keys: _Keys, screen: Control) -> Rows:
+    nav = screen.nav or Nav()
+    if screen.op is Op.RANK:
+        return keys.base(nav.kind, nav.base)
+    if screen.op is Op.SIZE:
+        return keys.size(nav)
+    if screen.op is Op.PICK:
+        return keys.returns(nav.giver, nav.cards)
+    if screen.op is Op.MODE:
+        return keys.root(nav.kind)
     return keys.root()
-
-
-def action_of(press: ActPress) -> Action | None:
-    """The game action a press asks for (None for navigation and adapter-only presses)."""
-    op, args = press.op, press.args
-    if op == "g":
-        play = Play(*(int(a) for a in args[1:]))
-        kind = ActionKind.PLAY if args[0] == "p" else ActionKind.BURN
-        return Action(kind, play.counts())
-    if op == "Q":
-        return Action(ActionKind.RETURN_TRIBUTE, counts_of(args[1]), int(args[0]))
-    simple = {"x": ActionKind.PASS, "y": ActionKind.RANG, "V": ActionKind.REVOLT}
-    if op in simple:
-        return Action(simple[op])
-    if op == "W":
-        return Action(ActionKind.WAIVE)
-    if op == "D":
-        return Action(ActionKind.DECLARE_POINT, pre=args[0] == "1")
-    if op == "U":
-        ranks = next((r for r in HuiRanks if r.value == args[0]), None)
-        return Action.hui(ranks) if ranks is not None else None
-    if op == "C":
-        return Action.chongdian()
-    return None

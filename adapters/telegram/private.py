@@ -10,39 +10,23 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from bot.engine.actions import Action, ActionKind
-from bot.engine.plays import Play
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
-from bot.table import (
-    Act,
-    Actor,
-    ChatRef,
-    Command,
-    Join,
-    PrivateSnapshot,
-    Ready,
-    Reply,
-    SetAutoplay,
-    TableSnapshot,
-)
+from bot.present.controls import Control
+from bot.table import ChatRef, Join
 from bot.table.describe import reply_text
 
 from ..frontends import TELEGRAM
+from ..press import Pressed, Redraw, Verdict
+from ..press import press as judge
 from .callback import ActPress
 from .context import Context, actor_of, user_lang
 from .ids import TID_RE
-from .keyboards import action_keyboard, action_of
+from .keyboards import action_keyboard
+from .presses import control_of
 from .publisher import Publisher
 
 log = logging.getLogger(__name__)
-
-NAVIGATION = frozenset({"r", "b", "z", "v", "R"})
-# Presses honoured at any version: they say what the player wants whatever happened
-# since (托管, refresh, "ready"); the manager checks that they still apply. A player with
-# nothing to declare gets no keyboard update when another player's "ready" bumps the
-# version, so a version check would refuse their own "ready".
-ANY_VERSION = frozenset({"t", "h", "K"})
 
 
 class PrivateChat:
@@ -97,56 +81,59 @@ class PrivateChat:
         return playing
 
     async def press(self, query: CallbackQuery, press: ActPress) -> None:
-        ctx = self.ctx
-        manager = ctx.manager
-        uid = str(query.from_user.id)
-        key = await ctx.ids.resolve(press.tid)
+        """A press on a private keyboard: decoded to its ``Control``, judged by the one
+        press protocol (adapters/press.py), then answered and redrawn as it says."""
+        key = await self.ctx.ids.resolve(press.tid)
+        control = control_of(press)
         if key is None:
             await query.answer(t("stale", "zh"))
             return
-        chat = ChatRef.from_key(key)
-        snap, priv = await self._views(chat, uid, press.version)
-        lang = snap.settings.lang if snap is not None else "zh"
-        if priv is None or snap is None:
-            await query.answer(t("tg_no_hand", lang))
-            return
-        actor = actor_of(query.from_user)
-        if press.op in ANY_VERSION:
-            await self._anytime(query, press, key, actor, lang)
-            return
-        if press.op == "H":  # 💡: the expert's choice now, in an alert only the presser sees
-            hint = await manager.hint(key, uid)
-            await query.answer(hint.text(lang), show_alert=True)
-            return
-        if press.version != priv.version:
-            await self._stale(query, press, priv, lang)
-            return
-        if press.op in NAVIGATION:
-            await self._navigate(query, press, priv, snap)
-            return
-        if press.op == "n":
-            await query.answer(t("ok", lang))
-            return
-        if press.op == "g" and not self._offered(press, priv):
-            # Not one of the plays this keyboard could have offered now.
-            await query.answer(t("stale", lang))
-            self.pub.touch_hand(key, uid)
-            return
-        action = action_of(press)
-        if action is None:
+        snap = self.ctx.manager.snapshot(key)
+        lang: Lang = snap.settings.lang if snap is not None else "zh"
+        if control is None:
             await query.answer(t("tg_bad_button", lang))
             return
-        reply = await manager.handle(
-            Act(chat=chat, actor=actor, action=action, version=press.version)
-        )
-        await self._answer_play(query, press, reply, key, uid, lang)
+        actor = actor_of(query.from_user)
+        chat = ChatRef.from_key(key)
+        pressed = await judge(self.ctx.manager, chat, actor, control, press.version)
+        if pressed.table is not None:
+            lang = pressed.table.settings.lang
+        await self._answer(query, press, control, pressed, key, lang)
+
+    async def _answer(
+        self,
+        query: CallbackQuery,
+        press: ActPress,
+        control: Control,
+        pressed: Pressed,
+        key: str,
+        lang: Lang,
+    ) -> None:
+        uid = str(query.from_user.id)
+        if pressed.verdict is Verdict.NO_HAND:
+            await query.answer(t("tg_no_hand", lang))
+        elif pressed.verdict is Verdict.HINT and pressed.hint is not None:
+            # 💡: the expert's choice now, in an alert only the presser sees.
+            await query.answer(pressed.hint.text(lang), show_alert=True)
+        elif pressed.verdict is Verdict.NAVIGATE:
+            await self._navigate(query, press, control, pressed)
+        elif pressed.redraw is Redraw.SWAP and pressed.reply is not None:
+            await self._answer_play(query, press, pressed, lang)
+        else:
+            await query.answer(reply_text(pressed.reply, lang) if pressed.reply else None)
+            if pressed.redraw is Redraw.REFRESH:
+                self.pub.touch_hand(key, uid)  # bring the keyboard up to date
 
     async def _navigate(
-        self, query: CallbackQuery, press: ActPress, priv: PrivateSnapshot, snap: TableSnapshot
+        self, query: CallbackQuery, press: ActPress, screen: Control, pressed: Pressed
     ) -> None:
         """Another screen of the same keyboard (rank, size, mode): only the markup changes."""
+        priv, snap = pressed.priv, pressed.table
+        assert priv is not None and snap is not None
         web_url = self.ctx.web_url(priv.key)
-        markup = action_keyboard(priv, press.tid, snap.settings.lang, snap, press, web_url)
+        markup = action_keyboard(
+            priv, press.tid, snap.settings.lang, snap, screen, web_url, pressed.controls
+        )
         await query.answer()
         try:
             await query.edit_message_reply_markup(markup)
@@ -154,34 +141,18 @@ class PrivateChat:
             if "not modified" not in err.message.lower():
                 raise
 
-    async def _views(
-        self, chat: ChatRef, uid: str, pressed: int
-    ) -> tuple[TableSnapshot | None, PrivateSnapshot | None]:
-        """The table and this player's hand as the press must be judged. A keyboard made
-        from a newer state than this worker's copy proves the copy behind (another worker
-        committed that state and its notice is still on the way): read the table again
-        rather than call a current button out of date."""
-        manager = self.ctx.manager
-        priv = manager.private_snapshot(chat.key, uid)
-        if priv is not None and pressed > priv.version:
-            await manager.reread(chat)
-            priv = manager.private_snapshot(chat.key, uid)
-        return manager.snapshot(chat.key), priv
-
     async def _answer_play(
-        self, query: CallbackQuery, press: ActPress, reply: Reply, key: str, uid: str, lang: Lang
+        self, query: CallbackQuery, press: ActPress, pressed: Pressed, lang: Lang
     ) -> None:
         """The answer first: it is the command's verdict, true from the commit on, and it
         needs no place in the bot-wide rate limiter (no chat) — the keyboard's edit does,
         and under load waiting for that held the player's spinner for seconds."""
-        if not reply.ok:
-            await query.answer(reply_text(reply, lang))
-            return
-        await query.answer(reply_text(reply, lang))
+        assert pressed.reply is not None
+        await query.answer(reply_text(pressed.reply, lang))
         # The edit waits its turn in the bot-wide rate limiter. Awaited here it would hold
         # one of the few updates PTB handles at once, and under load every other player's
         # press queued behind those waits (seconds before its answer).
-        edit = asyncio.create_task(self._replace_keyboard(query, key, uid, press.tid))
+        edit = asyncio.create_task(self._replace_keyboard(query, pressed, press.tid))
         self._edits.add(edit)
         edit.add_done_callback(self._edit_done)
 
@@ -191,52 +162,17 @@ class PrivateChat:
             err = task.exception()
             log.warning("replacing a played keyboard failed: %r", err, exc_info=err)
 
-    async def _stale(
-        self, query: CallbackQuery, press: ActPress, priv: PrivateSnapshot, lang: Lang
-    ) -> None:
-        """Made for an older state: change nothing. A second tap on the keyboard this
-        player has just played from is a double tap, not a mistake: say it went through
-        (the table keeps which keyboard that was, so this holds across a restart)."""
-        if priv.played == press.version:
-            await query.answer(t("already_played", lang))
-            return
-        await query.answer(t("stale", lang))
-        self.pub.touch_hand(priv.key, priv.user_id)  # bring the keyboard up to date
-
-    async def _replace_keyboard(self, query: CallbackQuery, key: str, uid: str, tid: str) -> None:
+    async def _replace_keyboard(self, query: CallbackQuery, pressed: Pressed, tid: str) -> None:
         """The action went through: its keyboard gives way at once to the new state's
         (the new picture follows when rendered), so nothing stale stays pressable."""
-        priv = self.ctx.manager.private_snapshot(key, uid)
-        snap = self.ctx.manager.snapshot(key)
+        priv, snap = pressed.priv, pressed.table
         if priv is None or snap is None:
             markup = None
         else:
-            markup = action_keyboard(priv, tid, priv.lang, snap, web_url=self.ctx.web_url(key))
+            url = self.ctx.web_url(priv.key)
+            markup = action_keyboard(priv, tid, priv.lang, snap, None, url, pressed.controls)
         try:
             await query.edit_message_reply_markup(markup)
         except BadRequest as err:
             if "not modified" not in err.message.lower():
                 log.info("could not replace a played keyboard: %s", err.message)
-
-    async def _anytime(
-        self, query: CallbackQuery, press: ActPress, key: str, actor: Actor, lang: Lang
-    ) -> None:
-        chat = ChatRef.from_key(key)
-        if press.op == "h":
-            self.pub.touch_hand(key, actor.user_id)
-            await query.answer()
-            return
-        if press.op == "t":
-            command: Command = SetAutoplay(chat=chat, actor=actor, on=press.args[0] == "1")
-        else:
-            command = Ready(chat=chat, actor=actor)
-        reply = await self.ctx.manager.handle(command)
-        await query.answer(reply_text(reply, lang))
-        # "Ready" changes no hand and no role, so the manager sends no update for it.
-        self.pub.touch_hand(key, actor.user_id)
-
-    @staticmethod
-    def _offered(press: ActPress, priv: PrivateSnapshot) -> bool:
-        kind = ActionKind.PLAY if press.args[0] == "p" else ActionKind.BURN
-        play = Play(*(int(a) for a in press.args[1:]))
-        return priv.menu.allows(Action(kind, play.counts()))

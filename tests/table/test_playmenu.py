@@ -11,7 +11,8 @@ from adapters.discord.custom_ids import Ref
 from adapters.discord.custom_ids import parse as parse_cid
 from adapters.discord.views import Pick, action_from, pick_from, private_view
 from adapters.telegram.callback import ActPress, decode
-from adapters.telegram.keyboards import action_keyboard, action_of
+from adapters.telegram.keyboards import action_keyboard
+from adapters.telegram.presses import control_of
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import parse
 from bot.engine.game import legal_actions, legal_options, new_hand
@@ -87,7 +88,9 @@ def telegram_actions(priv: PrivateSnapshot, snap: TableSnapshot) -> set[Action]:
     todo: list[ActPress | None] = [None, ActPress("abcdefgh", priv.version, "r", ("b",))]
     while todo:
         screen = todo.pop()
-        markup = action_keyboard(priv, "abcdefgh", "zh", snap, screen)
+        markup = action_keyboard(
+            priv, "abcdefgh", "zh", snap, control_of(screen) if screen else None
+        )
         for row in markup.inline_keyboard:
             for button in row:
                 data = button.callback_data
@@ -97,7 +100,8 @@ def telegram_actions(priv: PrivateSnapshot, snap: TableSnapshot) -> set[Action]:
                 seen.add(data)
                 press = decode(data)
                 assert isinstance(press, ActPress)
-                action = action_of(press)
+                control = control_of(press)
+                action = control.action if control is not None else None
                 if action is not None:
                     found.add(action)
                 elif press.op in ("r", "b", "z", "v"):

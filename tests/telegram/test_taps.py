@@ -8,7 +8,8 @@ from collections import deque
 import pytest
 
 from adapters.telegram.callback import ActPress, decode
-from adapters.telegram.keyboards import action_keyboard, action_of
+from adapters.telegram.keyboards import action_keyboard
+from adapters.telegram.presses import control_of
 from bot.engine.actions import Action, ActionKind
 from bot.engine.rules import PRESET_NAMES
 from bot.table import PrivateSnapshot, TableSnapshot
@@ -25,7 +26,9 @@ def taps_to(priv: PrivateSnapshot, snap: TableSnapshot) -> dict[Action, int]:
     todo: deque[tuple[ActPress | None, int]] = deque([(None, 0)])
     while todo:
         screen, depth = todo.popleft()
-        for row in action_keyboard(priv, "abcdefgh", "zh", snap, screen).inline_keyboard:
+        for row in action_keyboard(
+            priv, "abcdefgh", "zh", snap, None if screen is None else control_of(screen)
+        ).inline_keyboard:
             for button in row:
                 data = button.callback_data
                 assert isinstance(data, str)
@@ -34,7 +37,8 @@ def taps_to(priv: PrivateSnapshot, snap: TableSnapshot) -> dict[Action, int]:
                 seen.add(data)
                 press = decode(data)
                 assert isinstance(press, ActPress)
-                action = action_of(press)
+                control = control_of(press)
+                action = control.action if control is not None else None
                 if action is not None:
                     found.setdefault(action, depth + 1)
                 elif press.op in ("r", "b", "z"):
