@@ -94,7 +94,7 @@ def _web(manager: TableManager, config: WebConfig) -> ChatBot:
 
 
 def console(args: argparse.Namespace) -> int:
-    from bot.store.db import default_db_path
+    from bot.store import default_db_path
 
     from .console import ConsoleTable, play
 

@@ -21,8 +21,7 @@ from bot.records.replay import RecordCode, RecordError, Replayed
 from bot.records.scenario import replay_scenario
 from bot.records.steps import Frame, FrameKind, frames
 from bot.records.summary import event_line, frame_caption, seat_label
-from bot.store import Store
-from bot.store.db import is_postgres_url
+from bot.store import Store, is_postgres_url
 from bot.table import ChatRef
 
 from .format import Painter, grouped, last_play_text, seat_marks
