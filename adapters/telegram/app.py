@@ -36,12 +36,12 @@ from .sender import GROUP_TABLE_INTERVAL, Sender
 from .sendlog import TableMetaMemory
 from .settings_menu import SettingsMenu
 from .views import PillowRenderer, Renderer
+from .webhook import Webhook
 
 log = logging.getLogger(__name__)
 
 MENU = GROUP_COMMANDS  # the command menu lists every group command, in this order
 ALLOWED_UPDATES = ["message", "callback_query"]
-WEBHOOK_CONCURRENCY = 64  # updates one webhook worker handles at once
 # Bot API calls a second a worker may make (PTB's limiter; Telegram's bulk limit is about
 # 30 for the whole bot: with N workers, give each 30/N — GOUJI_TELEGRAM_CALLS_PER_SECOND).
 DEFAULT_CALLS_PER_SECOND = 30.0
@@ -95,7 +95,6 @@ def _application(
     api_url: str | None,
     request: BaseRequest | None,
     rate_limiter: BaseRateLimiter | None,  # type: ignore[type-arg]
-    webhook: bool,
     calls_per_second: float,
 ) -> tuple[Application, tuple[AiohttpRequest, ...]]:  # type: ignore[type-arg]
     """PTB's application, and the transports it was given that are ours to close (a test
@@ -117,11 +116,8 @@ def _application(
         builder = builder.request(calls).get_updates_request(polling)
     else:
         builder = builder.request(request).get_updates_request(request)
-    if webhook:
-        # Behind a load balancer one chat's updates already reach several workers at once
-        # (the table lock in the database orders them); within a worker, one update
-        # waiting for its table must not hold up every other chat's.
-        builder = builder.concurrent_updates(WEBHOOK_CONCURRENCY)
+    # A webhook's updates do not pass through PTB's queue: ``Webhook`` handles each in its
+    # request's own task (one update waiting for its table holds up no other chat's).
     return builder.build(), own
 
 
@@ -155,13 +151,13 @@ class TelegramBot:
         self.manager = manager
         self.webhook_url = webhook_url
         self.webhook_port = webhook_port
-        # Several workers behind one webhook URL must share the secret Telegram sends with
-        # each update (each registers the same webhook); one worker alone may draw its own.
+        # Workers behind one webhook URL share its secret; one worker alone may draw its own.
         self.webhook_secret = webhook_secret or secrets.token_urlsafe(32)
         self.listen = listen
+        self.webhook: Webhook | None = None  # serving (``_start_webhook``)
         self.run_sender = run_sender
         self.app, self._transports = _application(
-            token, api_url, request, rate_limiter, webhook_url is not None, calls_per_second
+            token, api_url, request, rate_limiter, calls_per_second
         )
         clock = clock or manager.clock
         # The budget remembers call times across a restart in wall-clock seconds; a fake
@@ -218,25 +214,31 @@ class TelegramBot:
         self.ctx.draw.start()  # the drawing process loads while the bot connects
         await self.set_commands()
         await self.app.start()
-        updater = self.app.updater
-        assert updater is not None
         if self.webhook_url:
-            path = urlparse(self.webhook_url).path.strip("/")
-            await updater.start_webhook(
-                listen=self.listen,
-                port=self.webhook_port,
-                url_path=path,
-                webhook_url=self.webhook_url,
-                allowed_updates=ALLOWED_UPDATES,
-                secret_token=self.webhook_secret,
-            )
+            await self._start_webhook(self.webhook_url)
         else:
+            updater = self.app.updater
+            assert updater is not None
             await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
         if self.run_sender:
             self.sender.start()
         log.info("telegram bot @%s is up", self.app.bot.username)
 
+    async def _start_webhook(self, url: str) -> None:
+        """Serve the webhook (``Webhook``: answered once the update's step committed),
+        then tell Telegram where it is — every worker registers the same URL and secret."""
+        path = urlparse(url).path
+        webhook = Webhook(self.app, path, self.webhook_secret, self.listen, self.webhook_port)
+        await webhook.start()
+        self.webhook = webhook
+        await self.app.bot.set_webhook(
+            url=url, allowed_updates=ALLOWED_UPDATES, secret_token=self.webhook_secret
+        )
+
     async def stop(self) -> None:
+        if self.webhook is not None:  # no new updates; those being handled finish first
+            await self.webhook.stop()
+            self.webhook = None
         await self.sender.stop()
         # A drawer it was given is shared (adapters/main.py: with the Discord bot) and ends
         # with the process; one it made itself it closes.
