@@ -7,9 +7,9 @@ and nowhere else:
 1. the seat's hand is read, again from the store when the controls are newer than this
    worker's copy (another worker committed that state: ``manager.reread``);
 2. 💡 and refresh are answered, and ready / 托管 / 报户 sent at any version;
-3. a press made for another version changes nothing: a second tap on the controls this
-   seat has just played from is a double tap (``already_played``), anything else is
-   ``stale`` and the controls are redrawn;
+3. a press made for another version changes nothing: a second action from the controls
+   this seat has just played from is a double tap (``already_played``), anything else
+   (a menu of those controls too) is ``stale`` and the controls are redrawn;
 4. a control the state does not offer is refused the same way (``Controls.offers``);
 5. navigation changes nothing at the table: the front end draws that screen;
 6. an action goes to the manager (which checks the version again under its lock), and
@@ -80,7 +80,7 @@ async def press(
     if control.anytime:
         return await _anytime(manager, chat, actor, control)
     if version != priv.version:
-        if priv.played == version:
+        if priv.played == version and not control.is_nav:
             return Pressed(Verdict.REFUSED, Reply.no(ReplyCode.ALREADY_PLAYED))
         return _stale(priv, table)
     controls = controls_of(priv, table)

@@ -15,9 +15,9 @@ import discord
 from bot.engine.rules import PRESET_NAMES
 from bot.i18n import has_text, preset_name, t, use_wording
 from bot.i18n.catalogue import Lang
+from bot.present.controls import Control, Op
 from bot.present.stats import leaderboard_lines
 from bot.table import (
-    Act,
     Actor,
     AddBots,
     AskCount,
@@ -29,16 +29,16 @@ from bot.table import (
     Leave,
     NextHand,
     OpenTable,
-    PrivateSnapshot,
-    Ready,
     Reply,
     ReplyCode,
-    SetAutoplay,
     Start,
     TableManager,
 )
 from bot.table.describe import reply_text
 
+from ..press import Pressed, Redraw, Verdict, seat_view
+from ..press import press as judge
+from .buttons import control_of
 from .custom_ids import PATTERN, SEAT_KINDS, SETTINGS_KINDS, Cid, Ref
 from .images import HAND_FILE, as_file
 from .menus import MORE
@@ -51,7 +51,7 @@ from .settings_view import (
     settings_content,
     settings_view,
 )
-from .views import Pick, action_from, pick_from, private_view
+from .views import Pick, nav_of, pick_from, private_view
 
 log = logging.getLogger(__name__)
 
@@ -253,7 +253,9 @@ class Controller:
         if cid is None:
             return True
         if cid.kind in SEAT_KINDS:
-            priv = await self._private(cid, str(interaction.user.id))
+            priv = await seat_view(
+                self.manager, cid.ref.chat, str(interaction.user.id), cid.version
+            )
             if priv is None or priv.seat != cid.seat:
                 await self.say(interaction, t("dc_not_yours", await self.lang(cid.ref.chat)))
                 return False
@@ -261,18 +263,6 @@ class Controller:
             await self.say(interaction, t("dc_need_manage", await self.lang(cid.ref.chat)))
             return False
         return True
-
-    async def _private(self, cid: Cid, user: str) -> PrivateSnapshot | None:
-        """The player's hand as a press on these controls must be judged. Controls made
-        from a newer state than this worker's copy, or for a table it holds no copy of,
-        prove the copy behind (another worker committed that state and word of it is
-        still on the way): the table is read again first."""
-        priv = self.manager.private_snapshot(cid.ref.key, user)
-        newer = priv is not None and cid.version is not None and cid.version > priv.version
-        if priv is None or newer:
-            await self.manager.reread(cid.ref.chat)
-            priv = self.manager.private_snapshot(cid.ref.key, user)
-        return priv
 
     async def on_component(
         self, interaction: discord.Interaction[Any], cid: Cid | None, values: Sequence[str]
@@ -354,72 +344,67 @@ class Controller:
         return True
 
     async def _seat_button(self, interaction: discord.Interaction[Any], cid: Cid) -> bool:
-        chat = cid.ref.chat
-        user = str(interaction.user.id)
-        if cid.op == "hint":  # 💡: the expert's choice now, for the presser's eyes only
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            hint = await self.manager.hint(chat.key, user)
-            await interaction.followup.send(hint.text(await self.lang(chat)), ephemeral=True)
-            return True
-        make = _seat_command(cid)
-        if make is None and cid.op != "refresh":
+        control = control_of(cid.op)
+        if control is None:
             return False
-        await interaction.response.defer()
-        if _is_ephemeral(interaction):
-            self.sender.remember_ephemeral(chat.key, user, interaction)
-        if make is None:
-            await self._draw_private(interaction, chat, Pick())
-            return True
-        reply = await self.manager.handle(make(chat, actor_of(interaction)))
-        lang = await self.lang(chat)
-        played = action_from(cid.op) is not None
-        if reply.ok and played and cid.version is not None:
-            await self._swap_controls(interaction, chat)
-        if reply.key == ReplyCode.ALREADY_PLAYED:
-            # A double tap on the controls this player has just played from (the table
-            # keeps which controls those were, across a restart too).
-            await self.say_reply(interaction, reply, lang)
-            return True
-        if reply.key == ReplyCode.STALE:
-            await self._draw_private(interaction, chat, Pick())
-        if not reply.ok or reply.key not in QUIET_REPLIES:
-            await self.say_reply(interaction, reply, lang)
+        if control.op is Op.HINT:  # 💡: the expert's choice now, for the presser's eyes only
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+            self._remember(interaction, cid)
+        await self._press(interaction, cid, control, Pick())
         return True
 
-    async def _swap_controls(self, interaction: discord.Interaction[Any], chat: ChatRef) -> None:
+    async def _seat_menu(
+        self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
+    ) -> bool:
+        pick = pick_from(cid.op, values[0]) if len(values) == 1 else None
+        if pick is None:
+            return False
+        await interaction.response.defer()
+        self._remember(interaction, cid)
+        await self._press(interaction, cid, nav_of(pick), pick)
+        return True
+
+    def _remember(self, interaction: discord.Interaction[Any], cid: Cid) -> None:
+        if _is_ephemeral(interaction):
+            self.sender.remember_ephemeral(cid.ref.key, str(interaction.user.id), interaction)
+
+    async def _press(
+        self, interaction: discord.Interaction[Any], cid: Cid, control: Control, pick: Pick
+    ) -> None:
+        """The one press protocol (adapters/press.py), then its answer in Discord's words
+        and the controls redrawn as it says."""
+        chat = cid.ref.chat
+        actor = actor_of(interaction)
+        pressed = await judge(self.manager, chat, actor, control, cid.version or 0)
+        lang = await self.lang(chat)
+        if pressed.verdict is Verdict.NO_HAND:
+            await self.say(interaction, t("dc_no_hand", lang))
+        elif pressed.verdict is Verdict.HINT and pressed.hint is not None:
+            await interaction.followup.send(pressed.hint.text(lang), ephemeral=True)
+        elif pressed.verdict is Verdict.NAVIGATE:
+            await self._draw_private(interaction, chat, pick)
+        elif pressed.redraw is Redraw.SWAP:
+            await self._swap_controls(interaction, pressed)
+        elif pressed.redraw is Redraw.REFRESH:
+            await self._draw_private(interaction, chat, Pick())
+        reply = pressed.reply
+        if reply is not None and (not reply.ok or reply.key not in QUIET_REPLIES):
+            await self.say_reply(interaction, reply, lang)
+
+    async def _swap_controls(self, interaction: discord.Interaction[Any], pressed: Pressed) -> None:
         """The action went through: its controls give way at once to the new state's (the
         new picture follows when drawn), so nothing stale stays pressable."""
-        priv = self.manager.private_snapshot(chat.key, str(interaction.user.id))
-        snap = self.manager.snapshot(chat.key)
+        priv, controls = pressed.priv, pressed.controls
         view = None
-        if priv is not None and snap is not None:
-            view = private_view(priv, Ref.from_key(chat.key), Pick(), snap.declare_open)
+        if priv is not None and controls is not None:
+            view = private_view(priv, Ref.from_key(priv.key), Pick(), controls)
             view = self.sender.with_seat_link(view, priv)
         try:
             await interaction.edit_original_response(view=view)
         except discord.HTTPException:
             log.debug("the played controls were already replaced")
-
-    async def _seat_menu(
-        self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
-    ) -> bool:
-        chat = cid.ref.chat
-        user = str(interaction.user.id)
-        priv = await self._private(cid, user)
-        if priv is None or len(values) != 1:
-            return False
-        pick = pick_from(cid.op, values[0])
-        if pick is None:
-            return False
-        await interaction.response.defer()
-        if _is_ephemeral(interaction):
-            self.sender.remember_ephemeral(chat.key, user, interaction)
-        if priv.version != cid.version:
-            await self._draw_private(interaction, chat, Pick())
-            await self.say(interaction, t("stale", priv.lang))
-            return True
-        await self._draw_private(interaction, chat, pick)
-        return True
 
     async def _settings(
         self, interaction: discord.Interaction[Any], cid: Cid, values: Sequence[str]
@@ -462,21 +447,3 @@ class Controller:
         if reply is not None and not reply.ok:
             await self.say_reply(interaction, reply, lang)
         return True
-
-
-def _seat_command(cid: Cid) -> MakeCommand | None:
-    """The manager command behind a private button (None for refresh or a bad op)."""
-    action = action_from(cid.op)
-    if action is not None:
-        version = cid.version
-
-        def act(c: ChatRef, a: Actor) -> Command:
-            return Act(chat=c, actor=a, action=action, version=version)
-
-        return act
-    if cid.op == "ready":
-        return lambda c, a: Ready(chat=c, actor=a)
-    if cid.op in ("auto1", "auto0"):
-        on = cid.op == "auto1"
-        return lambda c, a: SetAutoplay(chat=c, actor=a, on=on)
-    return None

@@ -23,6 +23,7 @@ import discord
 from bot.ai import Role
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
+from bot.present.controls import Controls, controls_of
 from bot.table import (
     HandChanged,
     HandFinished,
@@ -375,10 +376,9 @@ class Sender:
         snap = self.manager.snapshot(priv.key)
         names = list(snap.names) if snap is not None else []
         content = private_content(priv, snap)
-        declare_open = snap.declare_open if snap is not None else False
-        view = self.with_seat_link(
-            private_view(priv, Ref.from_key(priv.key), pick, declare_open), priv
-        )
+        # No table (it has just gone): the hand is shown with nothing left to press.
+        controls = controls_of(priv, snap) if snap is not None else Controls(priv.seat, 0)
+        view = self.with_seat_link(private_view(priv, Ref.from_key(priv.key), pick, controls), priv)
         data = await hand_png(self.draw, priv, names, highlight_of(priv, pick))
         return content, data, view
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.ai import Role
-from bot.engine.actions import Action, ActionKind, HuiRanks
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Counts, parse
 from bot.engine.errors import IllegalAction
 from bot.engine.plays import JOKERS_BASE
@@ -23,22 +23,16 @@ from bot.engine.state import Phase, SeatStatus
 from bot.engine.views import PublicView
 from bot.i18n import preset_name, t
 from bot.i18n.catalogue import Lang
-from bot.present.playmenu import PlayMenu, RankChoice, SizeChoice, Suggest
+from bot.present.controls import Control, Controls, Nav, Op, asks_of
+from bot.present.playmenu import RankChoice, SizeChoice, Suggest
 from bot.table import PrivateSnapshot, TableSnapshot, TableStatus
 
+from .buttons import op_of
 from .custom_ids import Ref, decode_counts, encode_counts, seat_cid, table_cid
 from .items import button, option, select
 from .menus import MORE, cards_text, page_of, play_text, rank_name
 
-ASKABLE_COUNTS = frozenset({"ask_le10", "ask_lt10"})
 TURN_KINDS = frozenset({ActionKind.PLAY, ActionKind.PASS, ActionKind.RANG, ActionKind.BURN})
-SIMPLE_OPS = {
-    ActionKind.PASS: "pass",
-    ActionKind.RANG: "rang",
-    ActionKind.REVOLT: "rev",
-    ActionKind.WAIVE: "waive",
-    ActionKind.CHONGDIAN: "chong",
-}
 SIMPLE_LABELS = {
     "pass": "dc_btn_pass",
     "rang": "dc_btn_rang",
@@ -50,6 +44,16 @@ SIMPLE_LABELS = {
     "hui3": "dc_btn_hui3",
     "hui4": "dc_btn_hui4",
     "hui34": "dc_btn_hui34",
+    "decline": "dc_btn_no_burn",
+    "ready": "dc_btn_ready",
+    "auto1": "dc_btn_auto_on",
+    "auto0": "dc_btn_auto_off",
+    "refresh": "dc_btn_refresh",
+    "hint": "dc_btn_hint",
+}
+STYLES = {
+    "rev": discord.ButtonStyle.danger,
+    "ready": discord.ButtonStyle.success,
 }
 SUGGEST_LABELS = {
     Suggest.CHEAPEST: "suggest_cheapest",
@@ -129,11 +133,14 @@ def table_view(snap: TableSnapshot, ref: Ref) -> discord.ui.View:
         add("start", "dc_btn_start", green)
     elif snap.status is TableStatus.PLAYING:
         add("hand", "dc_btn_hand", primary)
-        rules = snap.rules
-        if rules is not None and rules.count_rule in ASKABLE_COUNTS:
+        asks = asks_of(snap)
+        if asks:
             options = [
-                option(t("dc_count_option", lang, seat=s, name=snap.name_of(s)), str(s))
-                for s in range(1, 7)
+                option(
+                    t("dc_count_option", lang, seat=c.target, name=snap.name_of(c.target)),
+                    str(c.target),
+                )
+                for c in asks
             ]
             cid = table_cid(ref, snap.version, "count", menu=True)
             view.add_item(select(cid, t("dc_count_placeholder", lang), options, row=1))
@@ -218,49 +225,23 @@ def pick_from(op: str, value: str) -> Pick | None:
     return None
 
 
-def _simple_op(action: Action) -> str:
-    """The custom-id op of a button for an action without cards."""
-    if action.kind is ActionKind.HUI and action.ranks is not None:
-        return f"hui{action.ranks.value}"
-    return SIMPLE_OPS.get(action.kind) or ("pp" if action.pre else "pt")
-
-
-def action_from(op: str) -> Action | None:
-    """The game action a private button stands for; None if it is not one (or malformed)."""
-    simple = {
-        "pass": Action(ActionKind.PASS),
-        "rang": Action(ActionKind.RANG),
-        "rev": Action(ActionKind.REVOLT),
-        "pt": Action(ActionKind.DECLARE_POINT),
-        "pp": Action(ActionKind.DECLARE_POINT, pre=True),
-        "waive": Action(ActionKind.WAIVE),
-        "chong": Action.chongdian(),
-        **{f"hui{r.value}": Action.hui(r) for r in HuiRanks},
-    }
-    if op in simple:
-        return simple[op]
-    if op.startswith("c"):
-        op = op[1:]
-    head, body = op[:1], op[1:]
-    if head in ("P", "B"):
-        cards = decode_counts(body)
-        if cards is None:
-            return None
-        return Action(ActionKind.PLAY if head == "P" else ActionKind.BURN, cards)
-    if head == "R":
-        giver_text, dot, code = body.partition(".")
-        giver, cards = _int(giver_text), decode_counts(code)
-        if not dot or giver is None or not 1 <= giver <= 6 or cards is None:
-            return None
-        return Action(ActionKind.RETURN_TRIBUTE, cards, giver)
-    return None
+def nav_of(pick: Pick) -> Control:
+    """The navigation control a menu pick stands for (checked like any press)."""
+    if pick.ret_giver is not None:
+        nav = Nav(ActionKind.RETURN_TRIBUTE, giver=pick.ret_giver, cards=pick.ret_cards)
+        return Control.to(Op.PICK, nav)
+    if pick.size is None:
+        return Control.to(Op.RANK, Nav(None, pick.rank or 0))
+    return Control.to(
+        Op.SIZE, Nav(None, pick.rank or 0, pick.size, pick.var_page, cards=pick.cards)
+    )
 
 
 def _resolve(
-    pick: Pick, menu: PlayMenu
+    pick: Pick, ranks: Sequence[RankChoice]
 ) -> tuple[RankChoice | None, SizeChoice | None, Counts | None]:
     """Fill in the steps that have one answer only, so a single option never needs a click."""
-    rank = menu.rank(pick.rank) if pick.rank is not None else None
+    rank = next((r for r in ranks if r.base == pick.rank), None)
     if rank is None:
         return None, None, None
     size = rank.size(pick.size) if pick.size is not None else None
@@ -275,7 +256,7 @@ def _resolve(
 
 
 def highlight_of(priv: PrivateSnapshot, pick: Pick) -> Counts | None:
-    cards = _resolve(pick, priv.menu)[2]
+    cards = _resolve(pick, priv.menu.ranks)[2]
     owed = {r.giver: r.options for r in priv.menu.returns}
     if cards is None and pick.ret_cards in owed.get(pick.ret_giver or 0, ()):
         cards = pick.ret_cards
@@ -344,45 +325,47 @@ class _Rows:
 
 
 class _Private:
-    """Lays out one seat's ``PlayMenu``: menus for rank, size and variant, then buttons."""
+    """Lays out one seat's ``Controls``: menus for rank, size and variant, then buttons."""
 
-    def __init__(self, priv: PrivateSnapshot, ref: Ref, pick: Pick) -> None:
-        self.priv, self.ref, self.pick = priv, ref, pick
+    def __init__(self, priv: PrivateSnapshot, ref: Ref, pick: Pick, controls: Controls) -> None:
+        self.priv, self.ref, self.pick, self.controls = priv, ref, pick, controls
         self.lang = priv.lang
         self.rows = _Rows()
 
     def cid(self, op: str, is_menu: bool = False) -> str:
-        return seat_cid(self.ref, self.priv.seat, self.priv.version, op, menu=is_menu)
+        return seat_cid(self.ref, self.priv.seat, self.controls.version, op, menu=is_menu)
 
     def more(self, page: int) -> discord.SelectOption:
         return option(t("dc_more", self.lang), f"{MORE}{page + 1}")
 
-    def button(self, op: str, label: str, style: discord.ButtonStyle) -> None:
+    def button(self, control: Control, label: str | None = None) -> None:
+        op = op_of(control)
+        label = label or t(SIMPLE_LABELS[op], self.lang)
+        style = STYLES.get(op, discord.ButtonStyle.secondary)
         self.rows.buttons.append((self.cid(op), label, style))
 
     def plays(self) -> None:
-        menu, lang = self.priv.menu, self.lang
-        rank, size, cards = _resolve(self.pick, menu)
-        if menu.has_plays:
+        ranks, lang = self.controls.picks, self.lang
+        rank, size, cards = _resolve(self.pick, ranks)
+        if ranks:
             options = [
                 option(f"{_rank_label(r.base, lang)} ×{r.held}", str(r.base), default=r is rank)
-                for r in menu.ranks
+                for r in ranks
             ]
             self.rows.menu(self.cid("r", True), t("dc_pick_rank", lang), options)
         if rank is not None and len(rank.sizes) > 1:
             self.sizes(rank, size)
         if rank is not None and size is not None and len(size.variants) > 1:
             self.variants(rank, size, cards)
-        variant = menu.variant(cards) if cards is not None else None
+        variant = next((v for v in size.variants if v.cards == cards), None) if size else None
         if variant is not None:
-            code, text = encode_counts(variant.cards), play_text(variant.cards, lang)
+            text = play_text(variant.cards, lang)
             for kind in variant.kinds:
-                if kind is ActionKind.PLAY:
-                    label, style = t("dc_btn_play", lang, cards=text), discord.ButtonStyle.success
-                    self.button(f"P{code}", label, style)
-                else:
-                    label, style = t("dc_btn_burn", lang, cards=text), discord.ButtonStyle.danger
-                    self.button(f"B{code}", label, style)
+                play = kind is ActionKind.PLAY
+                label = t("dc_btn_play" if play else "dc_btn_burn", lang, cards=text)
+                style = discord.ButtonStyle.success if play else discord.ButtonStyle.danger
+                op = op_of(Control.act(variant.action(kind)))
+                self.rows.buttons.append((self.cid(op), label, style))
 
     def sizes(self, rank: RankChoice, size: SizeChoice | None) -> None:
         sizes = [s.size for s in rank.sizes]
@@ -413,17 +396,15 @@ class _Private:
         self.rows.menu(self.cid(op, True), t("dc_pick_variant", self.lang), options)
 
     def suggestions(self) -> None:
-        for s in self.priv.menu.suggestions:
-            cards = s.action.cards
-            assert cards is not None
-            letter = "P" if s.action.kind is ActionKind.PLAY else "B"
-            label = t(SUGGEST_LABELS[s.reason], self.lang, cards=play_text(cards, self.lang))
-            cid = self.cid(f"c{letter}{encode_counts(cards)}")
-            self.rows.top.append((cid, label, discord.ButtonStyle.primary))
+        for s in self.controls.suggestions:
+            assert s.action is not None and s.action.cards is not None and s.reason is not None
+            text = play_text(s.action.cards, self.lang)
+            label = t(SUGGEST_LABELS[s.reason], self.lang, cards=text)
+            self.rows.top.append((self.cid(op_of(s)), label, discord.ButtonStyle.primary))
 
     def returns(self) -> None:
         pick = self.pick
-        for owed in self.priv.menu.returns[:3]:
+        for owed in self.controls.returns[:3]:
             giver = owed.giver
             wanted = pick.ret_page if pick.ret_giver == giver else 0
             shown, has_more, page = page_of(owed.options, wanted)
@@ -440,26 +421,17 @@ class _Private:
                 label = t(
                     "dc_btn_return", self.lang, cards=cards_text(chosen, self.lang), seat=giver
                 )
-                op = f"R{giver}.{encode_counts(chosen)}"
-                self.button(op, label, discord.ButtonStyle.success)
+                give = Control.act(Action(ActionKind.RETURN_TRIBUTE, chosen, giver))
+                self.rows.buttons.append(
+                    (self.cid(op_of(give)), label, discord.ButtonStyle.success)
+                )
 
-    def simple(self, declare_open: bool) -> None:
-        for action in self.priv.menu.simple:
-            op = _simple_op(action)
-            style = discord.ButtonStyle.danger if op == "rev" else discord.ButtonStyle.secondary
-            self.button(op, t(SIMPLE_LABELS[op], self.lang), style)
-        if declare_open and not any(a.kind is ActionKind.PLAY for a in self.priv.legal):
-            self.button("ready", t("dc_btn_ready", self.lang), discord.ButtonStyle.success)
-
-    def own(self) -> None:
-        """托管 and refresh, while the hand goes on."""
-        auto_op, auto_key = (
-            ("auto0", "dc_btn_auto_off") if self.priv.autoplay else ("auto1", "dc_btn_auto_on")
-        )
-        self.button(auto_op, t(auto_key, self.lang), discord.ButtonStyle.secondary)
-        self.button("refresh", t("dc_btn_refresh", self.lang), discord.ButtonStyle.secondary)
-        if self.priv.hints and not self.priv.autoplay and self.priv.legal:
-            self.button("hint", t("dc_btn_hint", self.lang), discord.ButtonStyle.secondary)
+    def simple(self) -> None:
+        """过, 让, 革命, 明点, 烩, 冲点, waive; not burning; ready; then 托管, refresh, 💡."""
+        c = self.controls
+        for control in (*c.simple, c.decline, c.ready, *c.own):
+            if control is not None:
+                self.button(control)
 
 
 def add_link(view: discord.ui.View, label: str, url: str | None) -> discord.ui.View:
@@ -472,15 +444,14 @@ def add_link(view: discord.ui.View, label: str, url: str | None) -> discord.ui.V
 
 
 def private_view(
-    priv: PrivateSnapshot, ref: Ref, pick: Pick, declare_open: bool
+    priv: PrivateSnapshot, ref: Ref, pick: Pick, controls: Controls
 ) -> discord.ui.View:
-    layout = _Private(priv, ref, pick)
+    """One seat's controls (``controls_of(priv, table)``), with the menus at ``pick``."""
+    layout = _Private(priv, ref, pick, controls)
     layout.plays()
     layout.suggestions()
     layout.returns()
-    layout.simple(declare_open)
-    if priv.view.public.result is None:  # once the hand is over, nothing is left to press
-        layout.own()
+    layout.simple()
     return layout.rows.finish()
 
 

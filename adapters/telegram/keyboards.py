@@ -189,7 +189,7 @@ class _Keys:
         return [*_chunk(buttons, 4), [self.back(kind)]]
 
     def size(self, nav: Nav) -> Rows:
-        kind, base, size = nav.kind, nav.base, nav.size
+        kind, base, size = nav.kind or self.default_kind(), nav.base, nav.size
         found = self.controls.variants(kind, base, size)
         if not found:
             return self.root(kind)
@@ -213,11 +213,12 @@ class _Keys:
     def confirm(self, nav: Nav) -> Rows:
         """A "v" press, from a keyboard made before every play was one tap from its rank
         (a message from an older version of the bot): offer that play to send."""
+        kind = nav.kind or self.default_kind()
         assert nav.cards is not None
-        play = Control.act(Action(nav.kind, nav.cards))
+        play = Control.act(Action(kind, nav.cards))
         if not self.controls.offers(play):
-            return self.root(nav.kind)
-        return [self.keys([play]), [self.back(nav.kind)]]
+            return self.root(kind)
+        return [self.keys([play]), [self.back(kind)]]
 
     def returns(self, giver: int, picked: Counts | None) -> Rows:
         owed = {r.giver: r.count for r in self.controls.returns}
@@ -276,7 +277,7 @@ def action_keyboard(
 def _screen(keys: _Keys, screen: Control) -> Rows:
     nav = screen.nav or Nav()
     if screen.op is Op.RANK:
-        return keys.base(nav.kind, nav.base)
+        return keys.base(nav.kind or keys.default_kind(), nav.base)
     if screen.op is Op.SIZE:
         return keys.size(nav)
     if screen.op is Op.PICK:

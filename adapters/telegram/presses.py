@@ -64,16 +64,20 @@ def _encode(c: Control) -> tuple[str, tuple[object, ...]]:
     if c.op is Op.AUTOPLAY:
         return "t", (1 if c.on else 0,)
     if c.op is Op.MODE:
-        return "r", (MODES[nav.kind],)
+        return "r", (_mode(nav.kind),)
     if c.op is Op.RANK:
-        return "b", (MODES[nav.kind], nav.base)
+        return "b", (_mode(nav.kind), nav.base)
     if c.op is Op.SIZE and nav.cards is not None:
-        return "v", (MODES[nav.kind], *play_of(nav.cards))
+        return "v", (_mode(nav.kind), *play_of(nav.cards))
     if c.op is Op.SIZE:
-        return "z", (MODES[nav.kind], nav.base, nav.size, nav.page)
+        return "z", (_mode(nav.kind), nav.base, nav.size, nav.page)
     if c.op is Op.PICK:
         return "R", (nav.giver, fmt(nav.cards or counts_of("")))
     raise ValueError(f"no button for {c.op}")
+
+
+def _mode(kind: ActionKind | None) -> str:
+    return "b" if kind is ActionKind.BURN else "p"
 
 
 def control_of(press: ActPress) -> Control | None:

@@ -74,10 +74,12 @@ SEATS: Final = range(1, 7)
 
 @dataclass(frozen=True, slots=True)
 class Nav:
-    """Where a navigation control leads: a tree (``kind`` PLAY or BURN), a rank, a size
-    and its page; or a tribute return owed to ``giver`` with the ``cards`` picked so far."""
+    """Where a navigation control leads: a tree (``kind`` PLAY or BURN; None: whichever
+    holds the rank, for a layout that shows both at once), a rank, a size and its page (and
+    a play of it picked: ``cards``); or a tribute return owed to ``giver`` with the
+    ``cards`` picked so far."""
 
-    kind: ActionKind = ActionKind.PLAY
+    kind: ActionKind | None = ActionKind.PLAY
     base: int = 0
     size: int = 0
     page: int = 0
@@ -137,6 +139,7 @@ class Controls:
     version: int
     suggestions: tuple[Control, ...] = ()  # one-tap plays, best first
     trees: tuple[tuple[ActionKind, tuple[RankChoice, ...]], ...] = ()  # default tree first
+    picks: tuple[RankChoice, ...] = ()  # both trees in one: each play with the kinds it may go as
     simple: tuple[Control, ...] = ()  # 过, 让, 革命, 明点, 烩, 冲点, waive (in that order)
     returns: tuple[ReturnChoice, ...] = ()  # 还贡 owed
     decline: Control | None = None  # not burning
@@ -148,17 +151,19 @@ class Controls:
     def modes(self) -> tuple[ActionKind, ...]:
         return tuple(kind for kind, _ in self.trees)
 
-    def tree(self, kind: ActionKind) -> tuple[RankChoice, ...]:
+    def tree(self, kind: ActionKind | None) -> tuple[RankChoice, ...]:
+        if kind is None:
+            return self.picks
         return next((ranks for k, ranks in self.trees if k is kind), ())
 
-    def rank(self, kind: ActionKind, base: int) -> RankChoice | None:
+    def rank(self, kind: ActionKind | None, base: int) -> RankChoice | None:
         return next((r for r in self.tree(kind) if r.base == base), None)
 
     def ranks(self, kind: ActionKind) -> tuple[Control, ...]:
         """The rank buttons of one tree, low first."""
         return tuple(Control.to(Op.RANK, Nav(kind, r.base)) for r in self.tree(kind))
 
-    def variants(self, kind: ActionKind, base: int, size: int) -> tuple[Control, ...]:
+    def variants(self, kind: ActionKind | None, base: int, size: int) -> tuple[Control, ...]:
         """The plays of one rank and size in one tree, cheapest first."""
         rank = self.rank(kind, base)
         found = rank.size(size) if rank is not None else None
@@ -229,6 +234,7 @@ def controls_of(private: PrivateSnapshot, table: TableSnapshot) -> Controls:
         version=private.version,
         suggestions=tuple(Control.act(s.action, s.reason) for s in menu.suggestions),
         trees=trees,
+        picks=menu.ranks,
         simple=tuple(Control.act(a) for a in menu.simple),
         returns=menu.returns,
         decline=Control(Op.DECLINE) if _may_decline(private, kinds) else None,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
+from adapters.discord.buttons import control_of
 from adapters.discord.custom_ids import (
     Ref,
     decode_counts,
@@ -16,7 +18,7 @@ from adapters.discord.custom_ids import (
     table_cid,
 )
 from adapters.discord.menus import PAGE, cards_text, play_text
-from adapters.discord.views import Pick, action_from, pick_from, private_view
+from adapters.discord.views import Pick, pick_from, private_view
 from bot.ai import Role
 from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import parse as cards
@@ -25,8 +27,9 @@ from bot.engine.movegen import gen_answers, gen_leads
 from bot.engine.plays import Play
 from bot.engine.rules import make_rules
 from bot.engine.views import seat_view
+from bot.present.controls import controls_of
 from bot.present.playmenu import PlayMenu, build_menu, option_groups
-from bot.table import PrivateSnapshot
+from bot.table import GroupSettings, PrivateSnapshot, TableSnapshot, TableStatus
 
 BIG = 2**64 - 1
 REF = Ref(BIG, BIG)
@@ -53,6 +56,31 @@ def snapshot(legal: list[Action], role: str = "turn") -> PrivateSnapshot:
         lang="zh",
         menu=menu_of(legal),
     )
+
+
+def view_of(priv: PrivateSnapshot, pick: Pick, declare_open: bool = False) -> discord.ui.View:
+    """The seat's private view, its controls decided for a table in play."""
+    table = TableSnapshot(
+        key=priv.key,
+        status=TableStatus.PLAYING,
+        seats=(None,) * 6,
+        creator="",
+        settings=GroupSettings(),
+        rules=None,
+        hand_no=1,
+        totals=(0, 0),
+        public=None,
+        version=priv.version,
+        window_open=False,
+        declare_open=declare_open,
+        last_result=None,
+    )
+    return private_view(priv, REF, pick, controls_of(priv, table))
+
+
+def action_from(op: str) -> Action | None:
+    control = control_of(op)
+    return None if control is None else control.action
 
 
 def component_ids(view) -> list[str]:  # type: ignore[no-untyped-def]
@@ -123,37 +151,37 @@ def test_a_big_lead_is_paged_and_every_menu_fits() -> None:
     menu = menu_of(legal)
     assert {r.base for r in menu.ranks} == {8, 13, 15, 0}
     priv = snapshot(legal)
-    view = private_view(priv, REF, Pick(), declare_open=False)
+    view = view_of(priv, Pick())
     # rank menu, the suggested leads (whole sets), autoplay, refresh
     assert len(view.children) == 3 + len(menu.suggestions) and menu.suggestions
     # The suggested plays come first, on the top row; rank options show how many you hold.
     top = [c for c in view.children if c.row == 0]
     assert len(top) == len(menu.suggestions)
     assert all(c.custom_id.rsplit(":", 1)[1].startswith("c") for c in top)  # type: ignore[attr-defined]
-    labels = [o.label for o in menus(view)[0].item.options]  # type: ignore[attr-defined]
+    labels = [o.label for o in menus(view)[0].item.options]
     assert labels[0].endswith(" ×16"), labels
     rank8 = menu.rank(8)
     assert rank8 is not None and rank8.held == 16
     sizes = [s.size for s in rank8.sizes]
     assert len(sizes) > PAGE + 1
-    view = private_view(priv, REF, Pick(rank=8), declare_open=False)
+    view = view_of(priv, Pick(rank=8))
     size_menu = menus(view)[1]
-    values = [o.value for o in size_menu.item.options]  # type: ignore[attr-defined]
+    values = [o.value for o in size_menu.item.options]
     assert len(values) == PAGE + 1 and values[-1] == "~1"
     op = size_menu.custom_id.rsplit(":", 1)[1]
     page2 = pick_from(op, "~1")
     assert page2 == Pick(rank=8, size_page=1)
-    view = private_view(priv, REF, page2, declare_open=False)
-    values = [o.value for o in menus(view)[1].item.options]  # type: ignore[attr-defined]
+    view = view_of(priv, page2)
+    values = [o.value for o in menus(view)[1].item.options]
     assert values[0] == str(sizes[PAGE])
     pick = pick_from(menus(view)[1].custom_id.rsplit(":", 1)[1], "10")
     assert pick is not None and pick.size == 10
-    view = private_view(priv, REF, pick, declare_open=False)
+    view = view_of(priv, pick)
     variant_menu = menus(view)[2]
-    first = variant_menu.item.options[0].value  # type: ignore[attr-defined]
+    first = variant_menu.item.options[0].value
     chosen = pick_from(variant_menu.custom_id.rsplit(":", 1)[1], first)
     assert chosen is not None and chosen.cards == decode_counts(first)
-    view = private_view(priv, REF, chosen, declare_open=False)
+    view = view_of(priv, chosen)
     ids = component_ids(view)
     assert len(ids) == len(set(ids)) and all(len(i) <= 100 for i in ids)
     play = [i for i in ids if i.rsplit(":", 1)[1].startswith("P")]
@@ -170,10 +198,7 @@ def test_an_answer_offers_the_cheapest_play_and_pass() -> None:
     legal += [Action(ActionKind.PASS), Action(ActionKind.RANG)]
     menu = menu_of(legal)
     assert menu.suggestions[0].action == Action(ActionKind.PLAY, cards("QQQ"))
-    ops = [
-        i.rsplit(":", 1)[1]
-        for i in component_ids(private_view(snapshot(legal), REF, Pick(), False))
-    ]
+    ops = [i.rsplit(":", 1)[1] for i in component_ids(view_of(snapshot(legal), Pick()))]
     assert "cP" + encode_counts(cards("QQQ")) in ops
     assert "pass" in ops and "rang" in ops
 
@@ -183,7 +208,7 @@ def test_burn_only_controls() -> None:
     menu = menu_of(legal)
     assert menu.suggestions[0].action == Action(ActionKind.BURN, cards("QQQQQ"))
     pick = Pick(rank=12, size=5, cards=cards("QQQQS"))
-    view = private_view(snapshot(legal, "burn"), REF, pick, False)
+    view = view_of(snapshot(legal, "burn"), pick)
     ops = [i.rsplit(":", 1)[1] for i in component_ids(view)]
     assert "B" + encode_counts(cards("QQQQS")) in ops
     assert "cB" + encode_counts(cards("QQQQQ")) in ops
@@ -194,11 +219,11 @@ def test_returning_tribute() -> None:
     legal = [Action(ActionKind.RETURN_TRIBUTE, cards(c), 5) for c in ("33", "34", "44", "3K", "KK")]
     menu = menu_of(legal)
     assert menu.returns[0].giver == 5 and menu.returns[0].options[0] == cards("33")
-    view = private_view(snapshot(legal, "return"), REF, Pick(), False)
-    menu_id = view.children[0].custom_id
+    view = view_of(snapshot(legal, "return"), Pick())
+    menu_id = view.children[0].custom_id  # type: ignore[attr-defined]
     pick = pick_from(menu_id.rsplit(":", 1)[1], encode_counts(cards("34")))
     assert pick == Pick(ret_giver=5, ret_cards=cards("34"), ret_page=0)
-    view = private_view(snapshot(legal, "return"), REF, pick, False)
+    view = view_of(snapshot(legal, "return"), pick)
     ops = [i.rsplit(":", 1)[1] for i in component_ids(view)]
     confirm = next(op for op in ops if op.startswith("R"))
     assert action_from(confirm) == Action(ActionKind.RETURN_TRIBUTE, cards("34"), 5)
@@ -212,7 +237,7 @@ def test_pre_play_controls() -> None:
     ]
     ops = [
         i.rsplit(":", 1)[1]
-        for i in component_ids(private_view(snapshot(legal, "pre_play"), REF, Pick(), True))
+        for i in component_ids(view_of(snapshot(legal, "pre_play"), Pick(), True))
     ]
     assert ops == ["rev", "pt", "pp", "ready", "auto1", "refresh"]
     assert action_from("pp") == Action(ActionKind.DECLARE_POINT, pre=True)
@@ -232,9 +257,9 @@ def test_bad_menu_picks(op: str, value: str) -> None:
 
 def test_chongdian_and_hui_buttons_stand_for_their_actions() -> None:
     legal = [Action.chongdian(), *(Action.hui(r) for r in HuiRanks)]
-    view = private_view(snapshot(legal, "pre_play"), REF, Pick(), True)
+    view = view_of(snapshot(legal, "pre_play"), Pick(), True)
     items = view.children
-    labels = {i.custom_id.rsplit(":", 1)[1]: str(getattr(i.item, "label", "")) for i in items}
+    labels = {i.custom_id.rsplit(":", 1)[1]: str(getattr(i.item, "label", "")) for i in items}  # type: ignore[attr-defined]
     wanted = {"chong": Action.chongdian(), **{f"hui{r.value}": Action.hui(r) for r in HuiRanks}}
     assert set(wanted) <= set(labels)
     for op, action in wanted.items():

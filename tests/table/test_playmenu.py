@@ -7,9 +7,10 @@ import random
 
 import pytest
 
+from adapters.discord.buttons import control_of as discord_control
 from adapters.discord.custom_ids import Ref
 from adapters.discord.custom_ids import parse as parse_cid
-from adapters.discord.views import Pick, action_from, pick_from, private_view
+from adapters.discord.views import Pick, pick_from, private_view
 from adapters.telegram.callback import ActPress, decode
 from adapters.telegram.keyboards import action_keyboard
 from adapters.telegram.presses import control_of
@@ -18,6 +19,7 @@ from bot.engine.cards import parse
 from bot.engine.game import legal_actions, legal_options, new_hand
 from bot.engine.plays import Play
 from bot.engine.rules import PRESET_NAMES, make_rules
+from bot.present.controls import controls_of
 from bot.present.playmenu import (
     PLAY_KINDS,
     Suggest,
@@ -109,7 +111,7 @@ def telegram_actions(priv: PrivateSnapshot, snap: TableSnapshot) -> set[Action]:
     return found
 
 
-def discord_actions(priv: PrivateSnapshot) -> set[Action]:
+def discord_actions(priv: PrivateSnapshot, snap: TableSnapshot) -> set[Action]:
     """Every action reachable by picking through the private menus."""
     ref = Ref(1, 1)
     seen: set[Pick] = set()
@@ -120,12 +122,12 @@ def discord_actions(priv: PrivateSnapshot) -> set[Action]:
         if pick in seen:
             continue
         seen.add(pick)
-        for item in private_view(priv, ref, pick, declare_open=False).children:
+        for item in private_view(priv, ref, pick, controls_of(priv, snap)).children:
             cid = parse_cid(item.custom_id or "")  # type: ignore[attr-defined]
             assert cid is not None
-            action = action_from(cid.op)
-            if action is not None:
-                found.add(action)
+            control = discord_control(cid.op)
+            if control is not None and control.action is not None:
+                found.add(control.action)
             for opt in getattr(getattr(item, "item", item), "options", ()):
                 nxt = pick_from(cid.op, opt.value)
                 if nxt is not None:
@@ -182,7 +184,7 @@ async def test_both_platforms_offer_the_same_choices(seed: int, preset: str) -> 
             continue  # a huge lead: the walk is slow, and the unit tests cover paging
         wanted = {a for a in priv.legal if a.kind in PLAY_AND_SIMPLE}
         on_telegram = {a for a in telegram_actions(priv, snap) if a.kind in PLAY_AND_SIMPLE}
-        on_discord = {a for a in discord_actions(priv) if a.kind in PLAY_AND_SIMPLE}
+        on_discord = {a for a in discord_actions(priv, snap) if a.kind in PLAY_AND_SIMPLE}
         assert on_telegram == on_discord == wanted
         compared += 1
     assert compared
@@ -204,4 +206,4 @@ async def test_both_platforms_offer_hui_before_the_first_play() -> None:
     assert set(priv.menu.simple) >= wanted
     hui_on_telegram = {a for a in telegram_actions(priv, snap) if a.kind is ActionKind.HUI}
     assert hui_on_telegram == wanted
-    assert {a for a in discord_actions(priv) if a.kind is ActionKind.HUI} == wanted
+    assert {a for a in discord_actions(priv, snap) if a.kind is ActionKind.HUI} == wanted

@@ -11,6 +11,7 @@ from adapters.discord.custom_ids import Ref
 from adapters.discord.views import Pick, add_link, private_view, table_view
 from adapters.web.auth import check_seat
 from adapters.web.config import WebConfig
+from bot.present.controls import controls_of
 from bot.table import Actor, AddBots, ChatRef, FakeClock, OpenTable, Start, TableManager
 
 from .harness import WANG, web_table
@@ -36,8 +37,11 @@ async def test_discord_hand_view_links_the_players_own_page() -> None:
     m = await dealt()
     bot = DiscordBot(m, "not-a-token", web=CONFIG)
     priv = m.private_snapshot(CHAT.key, "9001")
-    assert priv is not None
-    view = bot.sender.with_seat_link(private_view(priv, Ref.from_key(CHAT.key), Pick(), True), priv)
+    snap = m.snapshot(CHAT.key)
+    assert priv is not None and snap is not None
+    view = bot.sender.with_seat_link(
+        private_view(priv, Ref.from_key(CHAT.key), Pick(), controls_of(priv, snap)), priv
+    )
     (url,) = link_urls(view)
     token = url.split("&s=", 1)[1]
     assert check_seat(CONFIG.secret, CHAT.key, token, 0).user_id == "9001"
@@ -57,8 +61,11 @@ async def test_no_web_url_no_links() -> None:
     m = await dealt()
     bot = DiscordBot(m, "not-a-token")
     priv = m.private_snapshot(CHAT.key, "9001")
-    assert priv is not None
-    view = bot.sender.with_seat_link(private_view(priv, Ref.from_key(CHAT.key), Pick(), True), priv)
+    snap = m.snapshot(CHAT.key)
+    assert priv is not None and snap is not None
+    view = bot.sender.with_seat_link(
+        private_view(priv, Ref.from_key(CHAT.key), Pick(), controls_of(priv, snap)), priv
+    )
     assert link_urls(view) == []
     await bot.client.close()
 
