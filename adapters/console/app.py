@@ -10,28 +10,22 @@ what you typed right above the prompt.
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import random
 import select
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
-from types import FrameType
 from typing import TextIO, assert_never
 
 from bot.ai import Policy, Role, policy_for
 from bot.ai.levels import without_search
 from bot.engine.actions import Action, ActionKind, HuiRanks
-from bot.engine.cards import fmt, parse
+from bot.engine.cards import parse
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import PRESET_NAMES, PresetName, deck_size, make_rules
 from bot.i18n import (
-    count_text,
     error_text,
-    has_text,
     preset_name,
     t,
 )
@@ -45,13 +39,11 @@ from bot.table import (
     AskCount,
     ChatRef,
     FakeClock,
-    FrontText,
     HandChanged,
     HandFinished,
     MatchOver,
     NextHand,
     Notice,
-    NoticeCode,
     OpenTable,
     Out,
     PrivateNote,
@@ -66,59 +58,36 @@ from bot.table import (
     apply_setting_changes,
 )
 from bot.table.describe import note_text, notice_text, reply_text
-from bot.table.outputs import Reply, TableSnapshot, params_of
+from bot.table.outputs import Reply, TableSnapshot
 
 from .format import (
     Painter,
-    format_hand,
-    format_table,
-    option_label,
     seat_name,
-    sorted_options,
     team_line,
 )
+from .notices import PACED_NOTICES, QUIET_REPLIES, personal
+from .prompt import decision_frame, listed_options, not_in_preset
 from .results import result_lines
 from .rules import deck_text
-from .screen import CLEAR, Frame, terminal_size
-from .thinking import Stopped, ThinkingPolicy
+from .screen import CLEAR, terminal_size
+from .thinking import ThinkingPolicy
+from .words import (
+    AUTO_WORDS,
+    AUTOPASS_WORDS,
+    HELP_WORDS,
+    LONE_LETTERS,
+    QUIT_WORDS,
+    SIMPLE_KEYS,
+    YES_WORDS,
+)
 
 ME = Actor("me", "你", is_admin=True)
 ME_EN = Actor("me", "You", is_admin=True)
-MAX_LISTED = 4  # the short list of plays: the PlayMenu's suggestions, else the cheapest
-# Replies the terminal does not print: "ok", and the count that was "posted in the group"
-# (the terminal prints the answer itself as a notice).
-QUIET_REPLIES = frozenset({ReplyCode.OK, ReplyCode.COUNT_POSTED})
-QUIT_WORDS = frozenset({"q", "quit", "exit"})
-AUTO_WORDS = frozenset({"auto", "托管"})  # 托管 is a word: a lone t is a card (a 10)
-AUTOPASS_WORDS = frozenset({"autopass", "自动过"})
-HELP_WORDS = frozenset({"h", "?", "help"})
-YES_WORDS = frozenset({"y", "yes", "是"})
-# Single letters that read as a command to a player but as one card to the parser:
-# b (burn) is a big joker, s a small joker, t (托管) a 10. Typed alone, they are asked about.
-LONE_LETTERS = frozenset({"b", "s", "t"})
-# What a person watches being played: a short pause after each, as a table shows them.
-# The lines a play makes, with the terminal's own "you" wording of them.
-PACED_NOTICES = frozenset(
-    {
-        NoticeCode.EV_PLAYED,
-        FrontText("ev_played_you"),
-        NoticeCode.EV_BURNED,
-        FrontText("ev_burned_you"),
-    }
-)
 FULL_DECK = 216  # four decks
 PLAY_PAUSE = 0.6  # seconds after each play while you watch (托管, --watch) at a terminal
 
 InputFn = Callable[[str], str]
 PollFn = Callable[[float], str | None]  # a line typed within the timeout, or None
-# The one-letter actions that need no argument.
-_SIMPLE_KEYS = {
-    "p": ActionKind.PASS,
-    "r": ActionKind.RANG,
-    "v": ActionKind.REVOLT,
-    "d": ActionKind.DECLARE_POINT,
-    "w": ActionKind.WAIVE,
-}
 
 
 def stdin_line(timeout: float) -> str | None:
@@ -131,22 +100,6 @@ def stdin_line(timeout: float) -> str | None:
 
 class Quit(Exception):
     """The player typed q."""
-
-
-def listed_options(priv: PrivateSnapshot) -> list[tuple[Action, str | None]]:
-    """The short list of plays at a decision, with the suggestion's reason where it is one:
-    the PlayMenu's suggestions; tribute returns, low cards first; else the cheapest plays."""
-    if priv.role is Role.RETURN:
-        returns = [a for a in sorted_options(priv.legal) if a.kind is ActionKind.RETURN_TRIBUTE]
-        return [(a, None) for a in returns[:MAX_LISTED]]
-    listed: list[tuple[Action, str | None]] = [
-        (s.action, s.reason.value) for s in priv.menu.suggestions
-    ]
-    if not listed:
-        plays = [a for a in sorted_options(priv.legal) if a.cards]
-        listed = [(a, None) for a in plays[:MAX_LISTED]]
-    # Then what needs no cards (过, 让, 革命, 明点 …), each also a letter of its own.
-    return listed[:MAX_LISTED] + [(a, None) for a in priv.menu.simple]
 
 
 class ConsoleTable:
@@ -257,7 +210,10 @@ class ConsoleTable:
         match out:
             case Notice():
                 self.shown_keys.add(out.key)
-                return self.paint.seat(out.seat, notice_text(self._personal(out), self.lang))
+                return self.paint.seat(
+                    out.seat,
+                    notice_text(personal(out, self.me.name, self.my_seat, self.lang), self.lang),
+                )
             case HandFinished():
                 return self._result_text(out)
             case MatchOver(totals=(a, b)):
@@ -294,24 +250,6 @@ class ConsoleTable:
 
     def _warn(self, key: str, **params: object) -> None:
         self._message(self.paint.warn(t(key, self.lang, **params)))
-
-    def _personal(self, out: Notice) -> Notice:
-        """A notice about the player's own seat, in the second person ("You declare ...")."""
-        you = f"{out.key}_you"
-        if out.key == NoticeCode.COUNT_ANSWER and dict(out.params).get("asker") == self.me.name:
-            # 报户 you asked for: "You ask AI 4 …", or about your own seat "Your own count".
-            params = dict(out.params)
-            answer, count = params.get("answer"), params.get("count")
-            params["answer_text"] = count_text(
-                answer if isinstance(answer, str) else None,
-                count if isinstance(count, int) else None,
-                self.lang,
-            )
-            key = "count_answer_self" if params.get("target") == self.my_seat else you
-            return dataclasses.replace(out, key=FrontText(key), params=params_of(**params))
-        if self.my_seat is not None and out.seat == self.my_seat and has_text(you, self.lang):
-            return dataclasses.replace(out, key=FrontText(you))
-        return out
 
     def _result_text(self, out: HandFinished) -> str:
         """Places with their points, then each ±1 of 比赛 scoring, so the rows add up."""
@@ -511,60 +449,10 @@ class ConsoleTable:
         return True
 
     # -- your decision -----------------------------------------------------------------
-    def _help_line(self, priv: PrivateSnapshot) -> str:
-        kinds = {a.kind for a in priv.legal}
-        if kinds == {ActionKind.PASS}:
-            hints = t("hint_only_pass", self.lang)
-            return self._role_line(priv, hints)
-        parts = [t("hint_pick", self.lang)] if self.listed else []
-        if kinds & {ActionKind.PLAY, ActionKind.BURN, ActionKind.RETURN_TRIBUTE}:
-            parts.append(t("hint_cards", self.lang))
-        keys = (
-            (ActionKind.PASS, "hint_pass"),
-            (ActionKind.RANG, "hint_rang"),
-            (ActionKind.BURN, "hint_burn"),
-            (ActionKind.REVOLT, "hint_revolt"),
-            (ActionKind.DECLARE_POINT, "hint_point"),
-            (ActionKind.WAIVE, "hint_waive"),
-            (ActionKind.HUI, "hint_hui"),
-            (ActionKind.CHONGDIAN, "hint_chongdian"),
-        )
-        parts += [t(key, self.lang) for kind, key in keys if kind in kinds]
-        parts.append(t("hint_common", self.lang))
-        hints = "; ".join(parts) if self.lang == "en" else "；".join(parts)
-        return self._role_line(priv, hints)
-
-    def _role_line(self, priv: PrivateSnapshot, hints: str) -> str:
-        """ "Your turn. p pass …" — no space after a Chinese full stop (轮到你出牌。p 过…)."""
-        gap = " " if self.lang == "en" else ""
-        return f"{t(f'role_{priv.role}', self.lang)}{gap}{hints}"
-
-    def _asked_again(self, snap: TableSnapshot, priv: PrivateSnapshot) -> bool:
-        """You passed this trick and are asked again: the 对头's final say (RULES §7)."""
-        pub = snap.public
-        rules = snap.rules
-        if pub is None or rules is None or priv.role is not Role.TURN or pub.leading:
-            return False
-        return rules.opposite_final_say and pub.seats[priv.seat - 1].last == "pass"
-
-    def _frame(self, snap: TableSnapshot, priv: PrivateSnapshot) -> Frame:
-        top = [
-            *format_table(snap, self.lang, self.paint, priv.seat).split("\n"),
-            *format_hand(priv, self.lang, self.paint).split("\n"),
-        ]
-        for i, (action, reason) in enumerate(self.listed, start=1):
-            label = option_label(action, self.lang)
-            if reason is not None:
-                label = t(f"suggest_{reason}", self.lang, cards=label)
-            top.append(f"  #{i} {label}")
-        if self._asked_again(snap, priv):
-            top.append(self.paint.warn(t("console_asked_again", self.lang)))
-        return Frame(top, [self.paint.dim(self._help_line(priv))], self.fresh)
-
     async def _prompt(self, snap: TableSnapshot, priv: PrivateSnapshot) -> None:
         self.listed = listed_options(priv)
         self.role = priv.role
-        frame = self._frame(snap, priv)
+        frame = decision_frame(snap, priv, self.listed, self.fresh, self.lang, self.paint)
         self.fresh = []
         cols, rows = terminal_size() if self.screen else (10**4, 10**6)
         if self.screen:
@@ -633,7 +521,7 @@ class ConsoleTable:
         if line.startswith("u"):  # 烩: u alone when only one choice, else u3 / u4 / u34
             await self._hui(line[1:].strip(), priv, kinds, snap)
             return True
-        kind = _SIMPLE_KEYS.get(line)
+        kind = SIMPLE_KEYS.get(line)
         if kind is None:
             return False
         if not self._explain_off(kind, kinds, snap):
@@ -674,22 +562,10 @@ class ConsoleTable:
         self, kind: ActionKind, kinds: set[ActionKind], snap: TableSnapshot | None
     ) -> bool:
         """Say so when the preset has no such thing at all (the engine would only say 'not now')."""
-        rules = snap.rules if snap is not None else None
-        if kind in kinds or rules is None:
-            return False
-        if kind is ActionKind.DECLARE_POINT and not (rules.dadian and rules.point_bets):
-            self._warn("no_point_bets")
-            return True
-        if kind is ActionKind.REVOLT and rules.revolution == "off":
-            self._warn("no_revolution")
-            return True
-        if kind is ActionKind.HUI and rules.hui == "off":
-            self._warn("no_hui")
-            return True
-        if kind is ActionKind.CHONGDIAN and not (rules.chongdian and rules.dadian):
-            self._warn("no_chongdian")
-            return True
-        return False
+        key = not_in_preset(kind, kinds, snap)
+        if key is not None:
+            self._warn(key)
+        return key is not None
 
     async def _pick(self, number: str, priv: PrivateSnapshot) -> None:
         """``#N``: only a number on the list shown is an option (the rest are not offered)."""
@@ -748,43 +624,3 @@ class ConsoleTable:
                 self._message(self.paint.warn(reply_text(reply, self.lang)))
         elif reply.key not in QUIET_REPLIES and reply.key not in self.shown_keys:
             self._message(self.paint.dim(reply_text(reply, self.lang)))
-
-
-def play(table: ConsoleTable) -> int:
-    """Run ``table`` until the match ends, q, end of input or Ctrl-C (all end it cleanly).
-
-    asyncio.run would turn the first Ctrl-C into a cancellation that input() never sees
-    (and the second into a traceback); with a handler of our own installed, asyncio leaves
-    SIGINT alone and Ctrl-C interrupts the prompt at once, as q does. It also stops the AI
-    seats, so a step deciding in a worker thread (the expert's search) ends at once.
-    """
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        table.stop.set()
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        return asyncio.run(table.run())
-    except (KeyboardInterrupt, Stopped):
-        return 0  # interrupted outside a prompt: nothing left to tidy in a terminal game
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-async def watch(
-    preset: PresetName,
-    seed: int | None,
-    lang: Lang,
-    out: TextIO | None = None,
-    ai_level: str = "normal",
-) -> int:
-    """Six AI seats play one hand; every play is printed, then the result."""
-    table = ConsoleTable(
-        preset=preset, seed=seed, lang=lang, hands=1, watch=True, out=out, ai_level=ai_level
-    )
-    return await table.run()
-
-
-def cards_text(cards: tuple[int, ...]) -> str:
-    return fmt(cards)
