@@ -30,6 +30,7 @@ from bot.i18n import (
     t,
 )
 from bot.i18n.catalogue import Lang
+from bot.present.controls import Controls, controls_of
 from bot.present.schema import SettingValue
 from bot.store import Store
 from bot.table import (
@@ -103,6 +104,8 @@ class Quit(Exception):
 
 
 class ConsoleTable:
+    controls = Controls(0, 0)  # what the seat is offered at the decision shown (frozen)
+
     def __init__(
         self,
         preset: PresetName = "dagang",
@@ -413,7 +416,11 @@ class ConsoleTable:
         rng = random.Random(f"{self.seed}:{priv.version}:{priv.seat}")
         choice = without_search(self.ai).choose(priv.view, priv.legal, rng)
         if choice is None or choice not in priv.legal:
-            await self._enter(priv)  # nothing to declare or burn: ready / let the window pass
+            # Nothing to declare or burn: ready in the pause, else let the window pass.
+            if self._snap().declare_open:
+                await self._reply(Ready(chat=self.chat, actor=self.me))
+            else:
+                await self._let_time_pass()
         else:
             await self._act(choice, priv)
         self._show_fresh()
@@ -450,7 +457,8 @@ class ConsoleTable:
 
     # -- your decision -----------------------------------------------------------------
     async def _prompt(self, snap: TableSnapshot, priv: PrivateSnapshot) -> None:
-        self.listed = listed_options(priv)
+        self.controls = controls_of(priv, snap)
+        self.listed = listed_options(priv, self.controls)
         self.role = priv.role
         frame = decision_frame(snap, priv, self.listed, self.fresh, self.lang, self.paint)
         self.fresh = []
@@ -469,7 +477,7 @@ class ConsoleTable:
         if await self._key_command(line, priv, kinds, snap):
             return
         if line == "":
-            await self._enter(priv)
+            await self._enter()
             return
         if line[0] in "#/":
             await self._pick(line[1:].strip(), priv)
@@ -528,16 +536,19 @@ class ConsoleTable:
             await self._act(Action(kind), priv)
         return True
 
-    async def _enter(self, priv: PrivateSnapshot) -> None:
-        """An empty line: ready before the first play, or let a burn window pass."""
-        if priv.role is Role.PRE_PLAY:
+    async def _enter(self) -> None:
+        """An empty line: "ready" or "not burning", where the controls offer it."""
+        if self.controls.ready is not None:
             await self._reply(Ready(chat=self.chat, actor=self.me))
-        elif priv.role is Role.BURN or {a.kind for a in priv.legal} <= {ActionKind.BURN}:
-            self.clock.advance(2)  # decline: let the window pass
-            await self.manager.poll_timers()
-            await self._drain(False)
+        elif self.controls.decline is not None:
+            await self._let_time_pass()
         else:
             self._warn("console_enter_turn")
+
+    async def _let_time_pass(self) -> None:
+        self.clock.advance(2)  # decline: let the window pass
+        await self.manager.poll_timers()
+        await self._drain(False)
 
     async def _hui(
         self,

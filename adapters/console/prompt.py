@@ -8,6 +8,7 @@ from bot.ai import Role
 from bot.engine.actions import Action, ActionKind
 from bot.i18n import t
 from bot.i18n.catalogue import Lang
+from bot.present.controls import Controls
 from bot.table import PrivateSnapshot
 from bot.table.outputs import TableSnapshot
 
@@ -30,18 +31,24 @@ _HINTS = (
 )
 
 
-def listed_options(priv: PrivateSnapshot) -> list[Listed]:
-    """The short list of plays at a decision, with the suggestion's reason where it is one:
-    the PlayMenu's suggestions; tribute returns, low cards first; else the cheapest plays."""
-    if priv.role is Role.RETURN:
-        returns = [a for a in sorted_options(priv.legal) if a.kind is ActionKind.RETURN_TRIBUTE]
+def listed_options(priv: PrivateSnapshot, controls: Controls) -> list[Listed]:
+    """The short list at a decision, from the seat's ``Controls`` (what the chats offer),
+    with the suggestion's reason where it is one: the suggestions; tribute returns, low
+    cards first; else the cheapest plays."""
+    offered = controls.actions()
+    if controls.returns:
+        returns = [a for a in sorted_options(priv.legal) if a.cards and a in offered]
         return [(a, None) for a in returns[:MAX_LISTED]]
-    listed: list[Listed] = [(s.action, s.reason.value) for s in priv.menu.suggestions]
+    listed: list[Listed] = [
+        (s.action, s.reason.value)
+        for s in controls.suggestions
+        if s.action is not None and s.reason is not None
+    ]
     if not listed:
-        plays = [a for a in sorted_options(priv.legal) if a.cards]
+        plays = [a for a in sorted_options(priv.legal) if a.cards and a in offered]
         listed = [(a, None) for a in plays[:MAX_LISTED]]
     # Then what needs no cards (过, 让, 革命, 明点 …), each also a letter of its own.
-    return listed[:MAX_LISTED] + [(a, None) for a in priv.menu.simple]
+    return listed[:MAX_LISTED] + [(c.action, None) for c in controls.simple if c.action]
 
 
 def help_line(priv: PrivateSnapshot, listed: bool, lang: Lang) -> str:

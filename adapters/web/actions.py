@@ -1,8 +1,9 @@
-"""A page's action request → one of the existing Command types.
+"""A page's action request → the ``Control`` it names (bot/present/controls.py).
 
-The page sends what was tapped (``op`` and, for plays, the cards in RULES notation); this
-module finds the action among those the seat's ``PlayMenu`` offers now and refuses
-anything else, as a stale button is refused in the chats. The manager checks again.
+The page sends what was tapped (``op`` and, for plays, the cards in RULES notation, and
+for the seat's actions the table version its view was drawn at). This module only reads
+the request; whether the control is offered now, and what a stale one or a double tap
+is answered, is the one press protocol's (adapters/press.py), as for a chat's button.
 """
 
 from __future__ import annotations
@@ -10,22 +11,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import Action, ActionKind, HuiRanks
 from bot.engine.cards import parse
 from bot.engine.errors import GoujiError
-from bot.table import Act, Actor, AskCount, ChatRef, Command, PrivateSnapshot, Ready, SetAutoplay
+from bot.present.controls import Control, Op
 
 from .payload import SIMPLE_OPS
 
 CARD_OPS = {"play": ActionKind.PLAY, "burn": ActionKind.BURN}
+SIMPLE_KINDS = {op: kind for kind, op in SIMPLE_OPS.items()}
 MAX_CARDS = 40  # no play or return holds more characters than this
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Not a command: the text key of the reason (``stale``: not offered now)."""
+    """Not a control: the text key of the reason."""
 
     key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    control: Control
+    version: int  # the table version the page's view was drawn at (0: not needed)
+
+
+BAD = Refused("web_bad_request")
 
 
 def _int(value: object) -> int | None:
@@ -42,59 +53,49 @@ def _cards(body: Mapping[str, object]) -> tuple[int, ...] | None:
         return None
 
 
-def game_action(body: Mapping[str, object], priv: PrivateSnapshot) -> Action | Refused:
-    """The menu's action this request names, or why there is none."""
-    op = body.get("op")
-    if op in CARD_OPS:
-        cards = _cards(body)
-        action = Action(CARD_OPS[str(op)], cards) if cards is not None else None
-    elif op == "return":
-        cards = _cards(body)
-        target = _int(body.get("target"))
-        action = Action(ActionKind.RETURN_TRIBUTE, cards, target) if cards else None
-    else:
-        ranks = body.get("ranks")
-        action = next(
-            (
-                a
-                for a in priv.menu.simple
-                if SIMPLE_OPS.get(a.kind) == op and (a.ranks is None or a.ranks.value == ranks)
-            ),
-            None,
-        )
-        return action if action is not None else Refused("stale")
-    if action is None:
-        return Refused("web_bad_request")
-    return action if priv.menu.allows(action) else Refused("stale")
-
-
-def command_of(
-    body: Mapping[str, object], chat: ChatRef, actor: Actor, priv: PrivateSnapshot
-) -> Command | Refused:
-    """The Command for a page's request by the player at ``priv``'s seat."""
-    op = body.get("op")
-    if not isinstance(op, str):  # a list or an object is no op (and not hashable)
-        return Refused("web_bad_request")
+def _anytime(op: str, body: Mapping[str, object]) -> Control | Refused | None:
+    """托管, ready and 报户: honoured at any version (None: not one of them)."""
     if op == "autoplay":
         on = body.get("on")
-        return (
-            SetAutoplay(chat=chat, actor=actor, on=on)
-            if isinstance(on, bool)
-            else Refused("web_bad_request")
-        )
+        return Control(Op.AUTOPLAY, on=on) if isinstance(on, bool) else BAD
     if op == "ready":
-        return Ready(chat=chat, actor=actor)
+        return Control(Op.READY)
     if op == "count":
         target = _int(body.get("target"))
-        if target is None or not 1 <= target <= 6:
-            return Refused("web_bad_request")
-        return AskCount(chat=chat, actor=actor, target=target)
+        return Control(Op.ASK, target=target) if target is not None and 1 <= target <= 6 else BAD
+    return None
+
+
+def _action(op: str, body: Mapping[str, object]) -> Action | None:
+    if op in CARD_OPS:
+        cards = _cards(body)
+        return Action(CARD_OPS[op], cards) if cards is not None else None
+    if op == "return":
+        cards, target = _cards(body), _int(body.get("target"))
+        return Action(ActionKind.RETURN_TRIBUTE, cards, target) if cards and target else None
+    kind = SIMPLE_KINDS.get(op)
+    if kind is ActionKind.HUI:
+        ranks = next((r for r in HuiRanks if r.value == body.get("ranks")), None)
+        return Action.hui(ranks) if ranks is not None else None
+    if kind is not None:
+        return Action(kind, pre=body.get("pre") is True)
+    return None
+
+
+def request_of(body: Mapping[str, object]) -> Request | Refused:
+    """The control a page's request names, or why it names none."""
+    op = body.get("op")
+    if not isinstance(op, str):  # a list or an object is no op (and not hashable)
+        return BAD
+    anytime = _anytime(op, body)
+    if isinstance(anytime, Refused):
+        return anytime
+    if anytime is not None:
+        return Request(anytime, 0)
     version = _int(body.get("version"))
     if version is None:
-        return Refused("web_bad_request")
-    if version != priv.version:
-        return Refused("stale")
-    action = game_action(body, priv)
-    if isinstance(action, Refused):
-        return action
-    return Act(chat=chat, actor=actor, action=action, version=version)
+        return BAD
+    if op == "decline":
+        return Request(Control(Op.DECLINE), version)
+    action = _action(op, body)
+    return BAD if action is None else Request(Control.act(action), version)

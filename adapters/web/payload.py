@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine.actions import ActionKind
 from bot.engine.cards import fmt
 from bot.engine.state import opp
 from bot.engine.views import SeatPublic
-from bot.present.asking import count_askable
-from bot.present.playmenu import PlayMenu
+from bot.present.controls import Control, Controls, asks_of, controls_of
 from bot.table import PrivateSnapshot, TableSnapshot
 
 JsonObj = dict[str, Any]
@@ -30,6 +29,7 @@ SIMPLE_OPS: dict[ActionKind, str] = {
     ActionKind.CHONGDIAN: "chongdian",
     ActionKind.WAIVE: "waive",
 }
+DECLINE = "decline"  # not burning: the op of ``Controls.decline``
 
 
 def _seat_json(snap: TableSnapshot, n: int, line: SeatPublic | None) -> JsonObj:
@@ -79,7 +79,7 @@ def public_json(snap: TableSnapshot) -> JsonObj:
         "seats": [_seat_json(snap, n, lines.get(n)) for n in range(1, 7)],
         "declare_open": snap.declare_open,
         "window_open": snap.window_open,
-        "askable": count_askable(snap.rules),
+        "askable": bool(asks_of(snap)),
         "spectators": snap.spectators,
     }
     if pv is not None:
@@ -96,40 +96,48 @@ def public_json(snap: TableSnapshot) -> JsonObj:
     return out
 
 
-def _plays(menu: PlayMenu) -> list[JsonObj]:
+def _plays(controls: Controls) -> list[JsonObj]:
     return [
         {"cards": fmt(v.cards), "kinds": [k.value for k in v.kinds]}
-        for r in menu.ranks
+        for r in controls.picks
         for s in r.sizes
         for v in s.variants
     ]
 
 
-def _simple(action: Action) -> JsonObj:
+def _simple(control: Control) -> JsonObj:
+    action = control.action
+    if action is None:  # not burning
+        return {"op": DECLINE}
     out: JsonObj = {"op": SIMPLE_OPS[action.kind]}
     if action.ranks is not None:
         out["ranks"] = action.ranks.value
+    if action.pre:
+        out["pre"] = True
     return out
 
 
 def private_json(priv: PrivateSnapshot, snap: TableSnapshot) -> JsonObj:
-    """One seat's own view: its hand, the plays it may make now and the buttons it has."""
-    menu = priv.menu
+    """One seat's own view: its hand, the plays it may make now and the buttons it has
+    (``controls_of``: what every front end offers)."""
+    controls = controls_of(priv, snap)
+    simple = [*controls.simple, *(c for c in (controls.decline,) if c is not None)]
     return {
         "seat": priv.seat,
         "opposite": opp(priv.seat),  # 对头
         "hand": fmt(priv.view.hand),
         "role": priv.role.value if priv.role is not None else None,
         "autoplay": priv.autoplay,
-        "plays": _plays(menu),
+        "plays": _plays(controls),
         "suggest": [
-            {"cards": fmt(s.action.cards or ()), "kind": s.action.kind.value, "why": s.reason.value}
-            for s in menu.suggestions
+            {"cards": fmt(a.cards or ()), "kind": a.kind.value, "why": s.reason.value}
+            for s in controls.suggestions
+            if (a := s.action) is not None and s.reason is not None
         ],
-        "simple": [_simple(a) for a in menu.simple if a.kind in SIMPLE_OPS],
+        "simple": [_simple(c) for c in simple],
         "returns": [
             {"giver": r.giver, "count": r.count, "options": [fmt(o) for o in r.options]}
-            for r in menu.returns
+            for r in controls.returns
         ],
-        "ready": snap.declare_open and priv.seat not in snap.ready,
+        "ready": controls.ready is not None,
     }

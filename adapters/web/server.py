@@ -19,10 +19,12 @@ from aiohttp import web
 from bot.i18n.catalogue import Lang, is_lang
 from bot.records.desk import RecordDesk
 from bot.records.desk import Refused as NotShown
-from bot.table import Actor, ChatRef, FrontText, Reply, TableManager
+from bot.table import Actor, ChatRef, TableManager
 from bot.table.describe import reply_text
 
-from .actions import Refused, command_of
+from ..press import Verdict, seat_view
+from ..press import press as judge
+from .actions import Refused, Request, request_of
 from .auth import AuthError, Seat, check_init_data, check_seat, sign_seat
 from .config import WebConfig, replay_scope
 from .guard import RateLimit, secure_headers
@@ -151,30 +153,28 @@ class WebTable:
             return _error(429, "web_too_fast", lang)
         chat = ChatRef.from_key(seat.table)
         await self.manager.current(chat)
-        priv = self.manager.private_snapshot(seat.table, seat.user_id)
-        version = body.get("version")
-        if priv is not None and type(version) is int and version > priv.version:
-            await self.manager.reread(chat)  # another worker committed what the page shows
-            priv = self.manager.private_snapshot(seat.table, seat.user_id)
+        asked = request_of(body)
+        version = asked.version if isinstance(asked, Request) else None
+        priv = await seat_view(self.manager, chat, seat.user_id, version)
         if priv is None:
             return _error(403, "web_spectator", lang)
+        if isinstance(asked, Refused):  # the page's own refusal (its catalogue's text)
+            text = texts_of(priv.lang).get(asked.key) or asked.key
+            return web.json_response({"ok": False, "error": asked.key, "text": text}, status=409)
         snap = self.manager.snapshot(seat.table)
         name = snap.name_of(priv.seat) if snap is not None else seat.user_id
-        cmd = command_of(body, chat, Actor(seat.user_id, name), priv)
-        if isinstance(cmd, Refused):
-            # The page's own refusals, or the chats' (``stale``) from the shared catalogue.
-            text = texts_of(priv.lang).get(cmd.key) or reply_text(
-                Reply.no(FrontText(cmd.key)), priv.lang
-            )
-            return web.json_response({"ok": False, "error": cmd.key, "text": text}, status=409)
-        reply = await self.manager.handle(cmd)
-        return web.json_response(
-            {
-                "ok": reply.ok,
-                "error": None if reply.ok else reply.key,
-                "text": reply_text(reply, priv.lang),
-            }
-        )
+        actor = Actor(seat.user_id, name)
+        pressed = await judge(self.manager, chat, actor, asked.control, asked.version)
+        reply = pressed.reply
+        if pressed.verdict is Verdict.NO_HAND or reply is None:
+            return _error(403, "web_spectator", lang)
+        body = {
+            "ok": reply.ok,
+            "error": None if reply.ok else reply.key,
+            "text": reply_text(reply, priv.lang),
+        }
+        # A stale view or a double tap changed nothing: refused as the chats refuse it.
+        return web.json_response(body, status=409 if pressed.verdict is Verdict.REFUSED else 200)
 
     async def replay(self, request: web.Request) -> web.Response:
         """A finished hand, every frame face up, for a replay link."""

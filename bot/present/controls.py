@@ -224,6 +224,9 @@ def asks_of(table: TableSnapshot) -> tuple[Control, ...]:
 
 def controls_of(private: PrivateSnapshot, table: TableSnapshot) -> Controls:
     """Everything the seat of ``private`` is offered now."""
+    if private.autoplay:
+        # 托管: the AI decides at once; what the seat may press is taking its seat back.
+        return Controls(private.seat, private.version, own=_own(private), asks=asks_of(table))
     menu = private.menu
     kinds = menu.kinds()
     order = (ActionKind.BURN, ActionKind.PLAY) if ActionKind.PLAY not in kinds else PLAY_KINDS

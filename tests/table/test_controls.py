@@ -68,6 +68,7 @@ async def walk(seed: int, preset: str) -> list[tuple[PrivateSnapshot, TableSnaps
 async def test_the_controls_offer_exactly_the_seats_legal_actions(seed: int, preset: str) -> None:
     for priv, snap in await walk(seed, preset):
         controls = controls_of(priv, snap)
+        assert not priv.autoplay
         assert controls.actions() == frozenset(priv.legal)
         for a in priv.legal:
             assert controls.offers(Control.act(a))
@@ -176,6 +177,16 @@ async def test_navigation_and_a_newer_press_reread_first() -> None:
     assert got.verdict is Verdict.NAVIGATE and got.controls == controls and not rereads
     await press(m, CHAT, ME, rank, priv.version + 5)
     assert rereads  # a keyboard newer than this copy: read the table again
+
+
+async def test_under_autoplay_only_taking_the_seat_back_is_offered() -> None:
+    m = await table(4)
+    priv, _ = views(m)
+    got = await press(m, CHAT, ME, Control(Op.AUTOPLAY, on=True), priv.version)
+    assert got.reply is not None and got.reply.ok and got.controls is not None
+    assert got.priv is not None and got.priv.autoplay
+    assert got.controls.actions() == frozenset() and got.controls.ready is None
+    assert got.controls.own == (Control(Op.AUTOPLAY, on=False), Control(Op.REFRESH))
 
 
 async def test_a_stranger_holds_no_hand() -> None:

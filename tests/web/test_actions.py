@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.web.actions import Refused, command_of
-from bot.engine.actions import ActionKind
+from adapters.press import Verdict
+from adapters.press import press as judge
+from adapters.web.actions import Refused, Request, request_of
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import fmt
-from bot.table import Act, Actor, AskCount, Ready, SetAutoplay
+from bot.present.controls import Control, Op
+from bot.table import Actor, Ready, ReplyCode
 
 from .test_privacy import CHAT, HUMANS, seated
 
@@ -27,27 +30,44 @@ async def test_requests_and_refusals() -> None:
     priv = playing[0]
     me = Actor(priv.user_id, "x")
 
-    def cmd(**body: Any) -> Any:
-        return command_of(body, CHAT, me, priv)
+    async def cmd(**body: Any) -> Any:
+        """What the request comes to: the page's own refusal, or the press protocol's
+        answer (a reply code) for the control it names."""
+        asked = request_of(body)
+        if isinstance(asked, Refused):
+            return asked
+        pressed = await judge(m, CHAT, me, asked.control, asked.version)
+        assert pressed.reply is not None
+        return asked.control, pressed.verdict, pressed.reply.key
 
-    assert isinstance(cmd(op="autoplay", on=True), SetAutoplay)
-    assert cmd(op="autoplay", on="yes") == Refused("web_bad_request")
-    assert isinstance(cmd(op="ready"), Ready)
-    assert isinstance(cmd(op="count", target=3), AskCount)
-    assert cmd(op="count", target=7) == Refused("web_bad_request")
-    assert cmd(op="count", target=True) == Refused("web_bad_request")
-    assert cmd(op="pass") == Refused("web_bad_request")  # no version
-    assert cmd(op="pass", version=priv.version - 1) == Refused("stale")
-    assert cmd(op="teleport", version=priv.version) == Refused("stale")
-    for odd in ([], {}, ["play"], None, 1):  # JSON that is no op: refused, never a 500
-        assert cmd(op=odd, cards="3", version=priv.version) == Refused("web_bad_request")
-    assert cmd(op="play", cards="xyz", version=priv.version) == Refused("web_bad_request")
-    assert cmd(op="play", cards="3" * 41, version=priv.version) == Refused("web_bad_request")
-    plays = [v for r in priv.menu.ranks for s in r.sizes for v in s.variants]
-    offered = cmd(op=plays[0].kinds[0].value, cards=fmt(plays[0].cards), version=priv.version)
-    assert isinstance(offered, Act) and offered.action.cards == plays[0].cards
+    assert request_of({"op": "autoplay", "on": True}) == Request(Control(Op.AUTOPLAY, on=True), 0)
+    assert await cmd(op="autoplay", on="yes") == Refused("web_bad_request")
+    assert request_of({"op": "ready"}) == Request(Control(Op.READY), 0)
+    assert request_of({"op": "count", "target": 3}) == Request(Control(Op.ASK, target=3), 0)
+    assert await cmd(op="count", target=7) == Refused("web_bad_request")
+    assert await cmd(op="count", target=True) == Refused("web_bad_request")
+    assert await cmd(op="pass") == Refused("web_bad_request")  # no version
+    assert await cmd(op="teleport", version=priv.version) == Refused("web_bad_request")
+    odds: list[object] = [[], {}, ["play"], None, 1]
+    for odd in odds:  # JSON that is no op: refused, never a 500
+        assert await cmd(op=odd, cards="3", version=priv.version) == Refused("web_bad_request")
+    assert await cmd(op="play", cards="xyz", version=priv.version) == Refused("web_bad_request")
+    assert await cmd(op="play", cards="3" * 41, version=priv.version) == Refused("web_bad_request")
+    version = m.snapshot(CHAT.key).version  # type: ignore[union-attr]
+    stale = await cmd(op="pass", version=priv.version - 1)
+    assert stale[1:] == (Verdict.REFUSED, ReplyCode.STALE)
     # A hand's worth of cards the seat does not hold as one play: not offered.
-    assert cmd(op="play", cards="SSSSBBBB", version=priv.version) == Refused("stale")
+    forged = await cmd(op="play", cards="SSSSBBBB", version=priv.version)
+    assert forged[1:] == (Verdict.REFUSED, ReplyCode.STALE)
+    assert m.snapshot(CHAT.key).version == version  # type: ignore[union-attr]
+    plays = [v for r in priv.menu.ranks for s in r.sizes for v in s.variants]
+    asked = request_of(
+        {"op": plays[0].kinds[0].value, "cards": fmt(plays[0].cards), "version": priv.version}
+    )
+    assert isinstance(asked, Request) and asked.control.action is not None
+    assert asked.control.action.cards == plays[0].cards
     for action in priv.menu.simple:
         if action.kind is ActionKind.PASS:
-            assert isinstance(cmd(op="pass", version=priv.version), Act)
+            passed = request_of({"op": "pass", "version": priv.version})
+            assert isinstance(passed, Request)
+            assert passed.control == Control.act(Action(ActionKind.PASS))

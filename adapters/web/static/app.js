@@ -223,7 +223,7 @@
       if (p.returns.length) box.appendChild(button("return", tr("web_btn_return"), returnable(), () => act({ op: "return", cards: want, target: p.returns[0].giver }), "primary"));
       for (const a of p.simple) {
         const label = tr("web_btn_" + a.op, { ranks: a.ranks || "" });
-        box.appendChild(button(a.op, label, true, () => act({ op: a.op, ranks: a.ranks })));
+        box.appendChild(button(a.op, label, true, () => act({ op: a.op, ranks: a.ranks, pre: a.pre })));
       }
       if (p.ready) box.appendChild(button("ready", tr("web_btn_ready"), true, () => act({ op: "ready" })));
       if (want) box.appendChild(button("clear", tr("web_btn_clear"), true, () => { S.sel = {}; renderHand(); }, "ghost"));
