@@ -84,12 +84,10 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
 def _web(manager: TableManager, config: WebConfig) -> ChatBot:
     """The web table; with several workers it polls the tables its pages show (another
     worker's commit produces no output here), alone it needs only the manager's outputs."""
-    from bot.cluster.shell import SharedTableManager
-
     from .web import WebServer
     from .web.hub import ALONE_POLL_SECONDS, POLL_SECONDS
 
-    shared = isinstance(manager, SharedTableManager)
+    shared = manager.shared
     return WebServer(manager, config, poll_seconds=POLL_SECONDS if shared else ALONE_POLL_SECONDS)
 
 

@@ -88,12 +88,13 @@ import asyncpg  # noqa: E402
 import adapters.telegram.catalogue  # noqa: E402,F401 (the tg_ texts for t())
 from adapters.telegram.callback import ActPress, BadPayload, decode  # noqa: E402
 from adapters.telegram.views import private_caption  # noqa: E402
-from bot.cluster.shell import SharedTableManager  # noqa: E402
+from bot.cluster.shell import shared_manager  # noqa: E402
 from bot.i18n import t  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import (  # noqa: E402
     ChatRef,
     GroupSettings,
+    TableManager,
     TableSnapshot,
     TableStatus,
     apply_setting_changes,
@@ -760,7 +761,7 @@ async def check_ends(url: str, humans: list[Human], fake: IndexedFake) -> Ends:
     out = Ends()
     store = Store(url)
     await store.open()
-    manager = SharedTableManager(store, worker="checker")
+    manager = shared_manager(store, worker="checker")
     try:
         for table, seated in by_table(humans).items():
             group = int(seated[0].group["id"])
@@ -806,7 +807,7 @@ def _final_table(out: Ends, table: int, calls: list[Call]) -> None:
 
 
 def _final_hand(
-    out: Ends, manager: SharedTableManager, fake: IndexedFake, h: Human, snap: TableSnapshot
+    out: Ends, manager: TableManager, fake: IndexedFake, h: Human, snap: TableSnapshot
 ) -> None:
     priv = manager.private_snapshot(snap.key, str(h.user["id"]))
     if priv is None:

@@ -58,9 +58,9 @@ def make_manager(store: Store) -> TableManager:
     """One process on SQLite; on PostgreSQL, a worker among several (any worker serves any
     table: bot.cluster.shell)."""
     if store.dialect is Dialect.POSTGRES:
-        from .cluster.shell import SharedTableManager
+        from .cluster.shell import shared_manager
 
-        return SharedTableManager(store)
+        return shared_manager(store)
     return TableManager(store=store)
 
 
@@ -164,12 +164,12 @@ async def start_health(manager: TableManager, store: Store) -> HealthServer | No
             "store": store.dialect.value,
             "tables_in_memory": len(manager.tables),
         }
-        timings = getattr(manager, "timings", None)  # a worker of several: its profile
+        timings = manager.timings  # a worker of several: its profile
         if timings is not None:
             facts["command_ms"] = timings.summary()
         return facts
 
-    timings = getattr(manager, "timings", None)
+    timings = manager.timings
     if timings is not None:
         # Held here (the loop keeps only weak references) until the bots stop.
         watch = asyncio.create_task(watch_loop(timings))

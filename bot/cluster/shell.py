@@ -1,16 +1,17 @@
 """The table manager's shell for several workers on one database (PostgreSQL).
 
-The same pure core as ``TableManager`` (``bot.table.core``), with the store as the truth
-and memory only a cache. A command runs in one transaction: take the table's lock across
+``SharedTables`` is the ``TableManager``'s repository and publisher
+(``bot.table.ports``) when several workers share the store: the store is the truth and
+memory only a cache. A command runs in one transaction: take the table's lock across
 processes, reload the table if another worker changed it since this one last saw it (the
 row version), run the step, write the table, its new actions, finished hands, its
 deadline row and the messages the step causes (the outbox) — commit. When this worker
 has heard every commit and its copy is as new as the newest it heard of, the step runs
 on the copy and the write is one statement that takes the same lock and checks the row
 version (and the group's settings) before it writes — or writes nothing, and the command
-runs as above (``_run_on_copy``): one round trip instead of four, and no lock held while
-the step runs. The messages then leave through the outbox relay, one sender per chat;
-the timers are deadline rows that any worker may fire, each once.
+runs as above (``Access.COPY``, then ``OutOfDate``): one round trip instead of four, and
+no lock held while the step runs. The messages then leave through the outbox relay, one
+sender per chat; the timers are deadline rows that any worker may fire, each once.
 
 What a table's runtime holds beyond its record (deadline, open burn window, last result)
 is saved beside it (``bot.cluster.runtime``), so another worker continues exactly.
@@ -22,16 +23,16 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Coroutine, Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
-from ..engine.actions import Action
 from ..engine.errors import GoujiError
-from ..engine.game import apply, new_hand
 from ..store import (
     ActionsSince,
-    HandWrite,
     OutboxMessage,
+    PlayerStats,
     Seen,
     Store,
     StoredTable,
@@ -42,15 +43,17 @@ from ..store import (
 from ..store import Deadline as DeadlineRow
 from ..store.backend import Dialect
 from ..table.cache import BoundedDict
-from ..table.codes import NoteCode, ReplyCode
-from ..table.commands import ChangeSettings, Command
-from ..table.core import Env, Step, step, tick_table
-from ..table.core.timers import warn_at
+from ..table.clock import Clock
+from ..table.codes import NoteCode
 from ..table.interactions import Interactions
-from ..table.manager import TableManager, checked_settings, off_loop_if_searching
+from ..table.manager import TableManager
+from ..table.memory import TableMemory
 from ..table.model import ChatRef, GroupSettings, TableStatus
-from ..table.outputs import Json, PrivateNote, Reply, TableSnapshot, param
+from ..table.outputs import Json, Out, PrivateNote, param
+from ..table.persist import LogSync, deal_start, replay, step_write
+from ..table.ports import Access, Commit, Due, Fired, HandRow, OutOfDate, Tick, Unit
 from ..table.record import Table, table_from_json
+from ..table.sinks import Sinks
 from .metawriter import MetaWriter
 from .relay import OutboxRelay
 from .runtime import Dealt, dealt_from_json, restore_runtime, runtime_to_json
@@ -83,22 +86,59 @@ ENDED_KEPT = 4096
 LINGER = 0.8
 
 
-class SharedTableManager(TableManager):
+def shared_manager(
+    store: Store,
+    *,
+    worker: str | None = None,
+    lease_seconds: float = 10.0,
+    inline_relay: bool = False,
+    relay_linger: float | None = None,
+    clock: Clock | None = None,
+    settings_cache_size: int = 4096,
+    **options: Any,
+) -> TableManager:
+    """A table manager for one worker of several on ``store`` (PostgreSQL)."""
+    clock = clock or WallClock()
+    sinks = Sinks()
+    tables = SharedTables(
+        store,
+        sinks,
+        clock,
+        worker=worker,
+        lease_seconds=lease_seconds,
+        inline_relay=inline_relay,
+        relay_linger=relay_linger,
+        settings_cache_size=settings_cache_size,
+    )
+    return TableManager(clock=clock, repository=tables, publisher=tables, sinks=sinks, **options)
+
+
+class SharedTables:
+    """The tables of a worker of several: the repository and the publisher of its
+    ``TableManager``."""
+
     def __init__(
         self,
         store: Store,
+        sinks: Sinks,
+        clock: Clock,
         *,
         worker: str | None = None,
         lease_seconds: float = 10.0,
         inline_relay: bool = False,
         relay_linger: float | None = None,
-        **options: Any,
+        settings_cache_size: int = 4096,
     ) -> None:
-        options.setdefault("clock", WallClock())
-        super().__init__(store=store, **options)
-        self.shared: Store = store
+        self.store: Store | None = store
+        self.db = store
+        self.sinks = sinks
+        self.clock = clock
+        self.memory = TableMemory(clock.now)
+        self.memory.on_forget(self._forgotten)
+        self.settings_cache: BoundedDict[str, GroupSettings] = BoundedDict(settings_cache_size)
         self.worker = worker or worker_id()
         self.relay_linger = relay_linger if relay_linger is not None else LINGER * lease_seconds
+        self._sync: dict[str, LogSync] = {}  # what the store holds of each table's deal
         self._versions: dict[str, int] = {}  # per cached table, its row's; after the commit
         self._ended: BoundedDict[str, dict[str, Json]] = BoundedDict(ENDED_KEPT)  # memory_keys
         self._written: dict[str, int] = {}  # versions written by the open transaction
@@ -119,12 +159,11 @@ class SharedTableManager(TableManager):
             stored=meta.flush,
             recall=self._recall,
         )
-        self.deadlines = DeadlineRunner(store, self._fire, self.clock.now, self._fired)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
         self.inline_relay = inline_relay
-        # Each group's settings as last read (None: none stored; ``_run_on_copy``).
+        # Each group's settings as last read (None: none stored; ``Access.COPY``).
         self._raw_settings: dict[str, dict[str, Any] | None] = {}
         self._listening = False  # hearing every commit (PostgreSQL's NOTIFY)
         self._sending: set[asyncio.Task[Any]] = set()
@@ -135,47 +174,68 @@ class SharedTableManager(TableManager):
         self.interactions = Interactions(store, self.clock.now)
         self._replying = asyncio.Lock()  # replies queue in the order they were given
 
-    # -- commands ---------------------------------------------------------------------
-    async def handle(self, cmd: Command) -> Reply:
-        key = cmd.chat.key
-        clock = self.timings
-        started = time.perf_counter()
-        async with self.lock(key):
-            clock.add("local_lock", time.perf_counter() - started)
-            on_copy = await self._run_on_copy(cmd)
-            reply, changed = on_copy if on_copy is not None else await self._run_locked(cmd)
-        if changed is not None:
-            self.settings_cache[cmd.chat.group_key] = changed
-        await self._send(key)
-        clock.add("command", time.perf_counter() - started)
-        return reply
+    @property
+    def shared(self) -> bool:
+        return True
 
-    async def _run_locked(self, cmd: Command) -> tuple[Reply, GroupSettings | None]:
-        key, clock = cmd.chat.key, self.timings
+    @property
+    def durable(self) -> bool:
+        return True
+
+    @property
+    def shows_thinking(self) -> bool:
+        # A table edit that is not a commit's would be sent by this worker, not by the
+        # chat's one sender.
+        return False
+
+    # -- units of work ----------------------------------------------------------------
+    @asynccontextmanager
+    async def open(self, chat: ChatRef, access: Access) -> AsyncIterator[Unit]:
+        """``READ``: the table as stored (or the copy, if as new). ``COPY``: this
+        worker's current copy if it has one (``_current_copy``), committed only if
+        nothing changed meanwhile; else, and ``LOCKED``: in one transaction under the
+        table's lock across processes, reloaded if another worker changed it."""
+        if access is Access.READ:
+            async with self.db.transaction(readonly=True) as tx:
+                t = await self._read(tx, chat.key)
+            yield _ReadUnit(self, chat, t)
+            return
+        current = self._current_copy(chat) if access is Access.COPY else None
+        if current is not None:
+            yield _CopyUnit(self, chat, *current)
+            return
+        async with self._locked(chat) as unit:
+            yield unit
+
+    @asynccontextmanager
+    async def _locked(self, chat: ChatRef) -> AsyncIterator[Unit]:
+        key, clock = chat.key, self.timings
         try:
             mark = time.perf_counter()
-            async with self.shared.transaction() as tx:
+            async with self.db.transaction() as tx:
                 clock.add("begin", time.perf_counter() - mark)
-                run = await self._run(tx, cmd)
+                with clock.phase("db_lock"):
+                    row, raw = await tx.lock_table_and_settings(key, chat.group_key)
+                with clock.phase("reload"):
+                    table = await self._copy(tx, key, row)
+                yield _TxUnit(self, tx, chat, table, raw)
                 mark = time.perf_counter()
             clock.add("commit", time.perf_counter() - mark)
         except BaseException:
             self._rolled_back(key)
             raise
         self._committed(key)
-        return run
 
-    def _current_copy(self, cmd: Command) -> tuple[Table, int, Seen] | None:
-        """The command's table as this worker holds it, its version and what its group's
-        settings were when last read — when the command may run on them with no
-        transaction open: this worker hears every commit (PostgreSQL), its copy is as new
-        as the newest it heard of, and the command changes no settings."""
-        key, group = cmd.chat.key, cmd.chat.group_key
-        table = self.tables.get(key)
+    def _current_copy(self, chat: ChatRef) -> tuple[Table, int, Seen] | None:
+        """The table as this worker holds it, its version and what its group's settings
+        were when last read — when a command may run on them with no transaction open:
+        this worker hears every commit (PostgreSQL) and its copy is as new as the newest
+        it heard of. (A settings change never runs on a copy: ``TableManager``.)"""
+        key, group = chat.key, chat.group_key
+        table = self.memory.get(key)
         if (
             not self._listening
             or table is None
-            or isinstance(cmd, ChangeSettings)
             or key in self._written
             or key not in self._versions
             or self._behind(key)
@@ -184,77 +244,80 @@ class SharedTableManager(TableManager):
             return None
         return table, self._versions[key], (group, self._raw_settings[group])
 
-    async def _run_on_copy(self, cmd: Command) -> tuple[Reply, GroupSettings | None] | None:
-        """The command on this worker's current copy, committed in one statement that
-        checks under the table's lock that neither the table nor the settings changed
-        meanwhile (``StoreTx.write_if``). None if it could not be (no current copy here,
-        or another worker got there first: nothing was written, the copy is forgotten),
-        and the caller runs it under the lock with what is stored."""
-        current = self._current_copy(cmd)
-        if current is None:
-            return None
-        table, version, seen = current
-        key, clock = cmd.chat.key, self.timings
-        settings = self._settings_of(cmd.chat, seen[1])
-        policy = self.policy_of(settings)
-        env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
-        with clock.phase("step"):
-            result = await off_loop_if_searching(policy, step, table, cmd, env)
+    async def write_on_copy(self, chat: ChatRef, c: Commit, version: int, seen: Seen) -> bool:
+        """A step on a copy, committed in one statement that checks under the table's
+        lock that neither the table nor the settings changed meanwhile
+        (``StoreTx.write_if``); else nothing is written, the copy is forgotten, and
+        ``OutOfDate`` tells the manager to run the command again ``LOCKED``."""
+        key, clock = chat.key, self.timings
         mark = time.perf_counter()
         try:
-            async with self.shared.statement() as tx:
-                await self._write(tx, key, table, result, expected=(version, seen))
-        except _OutOfDate:
+            async with self.db.statement() as tx:
+                written = await self._write(tx, key, c, expected=(version, seen))
+        except _Refused:
             self._rolled_back(key)
             clock.add("write_if_refused", time.perf_counter() - mark)
-            return None
+            raise OutOfDate from None
         except BaseException:
             self._rolled_back(key)
             raise
         clock.add("write_if", time.perf_counter() - mark)
         self._committed(key)
-        return result.reply, None
+        return written
 
-    async def _run(self, tx: StoreTx, cmd: Command) -> tuple[Reply, GroupSettings | None]:
-        """The command inside its transaction: lock, reload, step, write. Returns the
-        reply and the group's new settings, if it changed them."""
-        key, clock = cmd.chat.key, self.timings
-        with clock.phase("db_lock"):
-            row, raw = await tx.lock_table_and_settings(key, cmd.chat.group_key)
-        with clock.phase("reload"):
-            table = await self._copy(tx, key, row)
-        settings = self._settings_of(cmd.chat, raw)
-        changed: GroupSettings | None = None
-        if isinstance(cmd, ChangeSettings):
-            checked = checked_settings(cmd, settings)
-            if isinstance(checked, Reply):
-                return checked, None
-            settings = changed = checked
-        policy = self.policy_of(settings)
-        env = Env(self.clock.now(), settings, self.config, policy, self.seed_source())
-        with clock.phase("step"):
-            result = await off_loop_if_searching(policy, step, table, cmd, env)
-        with clock.phase("write"):
-            saved = await self._write(tx, key, table, result, changed)
-            if changed is not None and not saved:
-                await tx.save_settings(cmd.chat.group_key, changed.to_json())
-        return (
-            Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
-        ), changed
+    async def write_in(self, tx: StoreTx, chat: ChatRef, c: Commit) -> bool:
+        """A step in the unit's transaction (and new settings, if no table holds them)."""
+        with self.timings.phase("write"):
+            saved = await self._write(tx, chat.key, c)
+            if c.settings is not None and not saved:
+                await tx.save_settings(chat.group_key, c.settings.to_json())
+        return saved
 
+    # -- settings ---------------------------------------------------------------------
     async def group_settings(self, chat: ChatRef) -> GroupSettings:
         # Another worker may have changed them: the store answers, not a cache.
-        async with self.shared.transaction(readonly=True) as tx:
+        async with self.db.transaction(readonly=True) as tx:
             return await self._settings(tx, chat)
 
-    async def _settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
-        return self._settings_of(chat, await tx.load_settings(chat.group_key))
+    async def timer_settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
+        return await self._settings(tx, chat)
 
-    def _settings_of(self, chat: ChatRef, raw: dict[str, Any] | None) -> GroupSettings:
+    def cache_settings(self, chat: ChatRef, settings: GroupSettings) -> None:
+        self.settings_cache[chat.group_key] = settings
+
+    async def _settings(self, tx: StoreTx, chat: ChatRef) -> GroupSettings:
+        return self.settings_of(chat, await tx.load_settings(chat.group_key))
+
+    def settings_of(self, chat: ChatRef, raw: dict[str, Any] | None) -> GroupSettings:
         self._raw_settings[chat.group_key] = raw
         settings = GroupSettings() if raw is None else GroupSettings.from_json(raw)
         self.settings_cache[chat.group_key] = settings
         return settings
+
+    # -- queries ----------------------------------------------------------------------
+    def fresh(self, key: str) -> Table | None:
+        """While this worker hears every commit and its copy is as new as the newest it
+        heard of, the copy answers (adapters ask before each button press; a command
+        reloads under the lock anyway); else the store does, at once — the reload of the
+        commit heard may still be queued behind others."""
+        t = self.memory.get(key)
+        fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
+        return t if t is not None and fresh and key not in self._written else None
+
+    async def tables_of(self, user_id: str, platform: str | None) -> list[str]:
+        """The live tables where this person has a seat, whichever worker seated them
+        (the store's index, not this worker's memory)."""
+        async with self.db.transaction(readonly=True) as tx:
+            return await tx.tables_of(user_id, "" if platform is None else platform + ":")
+
+    async def leaderboard(self, group_key: str, limit: int) -> list[PlayerStats]:
+        return await self.db.leaderboard(group_key, limit)
+
+    async def hands_from(self, group_key: str, number: int, limit: int) -> list[HandRow]:
+        return await self.db.hands_from(group_key, number, limit)
+
+    async def recent_hands(self, group_key: str, limit: int) -> list[HandRow]:
+        return await self.db.recent_hands(group_key, limit)
 
     def memory_keys(self, prefix: str) -> list[str]:
         """The tables under ``prefix`` in memory — live, or ended by this worker's own
@@ -267,51 +330,56 @@ class SharedTableManager(TableManager):
         A chat with no table at all (replies in a group where no game was opened) keeps
         its values under its own key — a ``table_meta`` row with no table, which a
         takeover's recall reads like a table's — so its budget too is one across workers."""
-        held = (k for k in self.tables if k.startswith(prefix))
+        held = (k for k in self.memory.tables if k.startswith(prefix))
         ended = (k for k in self._ended if k.startswith(prefix))
         return sorted({*held, *ended}) or [prefix]
 
     def remembered(self, key: str) -> Mapping[str, Json]:
-        if key in self.tables:
-            return super().remembered(key)
+        if key in self.memory.tables:
+            return self.memory.meta_view(key)
         return self._ended.get(key) or {}
 
-    async def set_meta(self, key: str, name: str, value: Json) -> None:
+    async def set_meta(self, key: str, name: str, value: Json) -> bool:
         """An adapter's value (a message id, the group budget's recent calls): a row of
         its own, committed without the table's lock and without a new table version, so
         this bookkeeping never waits for a command nor makes the others reload — and in
         batches on the bookkeeping's own connections (``MetaWriter``). A value this worker
         already holds (its own, or heard from the others) is not written again."""
-        if key in self.tables and name in self.meta_of(key) and self.meta_of(key)[name] == value:
-            return
+        if (
+            key in self.memory.tables
+            and name in self.memory.meta(key)
+            and self.memory.meta(key)[name] == value
+        ):
+            return True
         with self.timings.phase("set_meta"):
             await self.meta.write(key, name, value)
-            if key in self.tables:
-                self.meta_of(key)[name] = value
+            if key in self.memory.tables:
+                self.memory.meta(key)[name] = value
             elif key in self._ended:
                 self._ended[key][name] = value
+        return True
 
-    async def load(self) -> int:
-        """Nothing to resume (every step was committed whole; deadlines are rows): read the
-        live tables into memory, and keep them fresh as other workers commit, so what the
-        adapters read before a command (menus, snapshots) is current. Commands never rely
-        on it: they reload under the table's lock. Returns how many tables are live."""
-        async with self.shared.transaction(readonly=True) as tx:
-            keys = [key for key, _ in await tx.live_tables()]
-        for key in keys:
-            await self.refresh(key)
+    async def live_keys(self) -> list[str]:
+        async with self.db.transaction(readonly=True) as tx:
+            return [key for key, _ in await tx.live_tables()]
+
+    async def loaded(self, keys: list[str]) -> None:
+        """Nothing to resume (every step was committed whole; deadlines are rows): the
+        live tables are in memory now (``TableManager.load``); keep them fresh as other
+        workers commit, so what the adapters read before a command (menus, snapshots) is
+        current. Commands never rely on it: they reload under the table's lock."""
+        tables = self.memory.tables
         # Tables from before the seat index (schema 5) enter it here.
-        seated = [(u, k) for k in keys if k in self.tables for u in _users(self.tables[k])]
-        async with self.shared.transaction() as tx:
+        seated = [(u, k) for k in keys if k in tables for u in _users(tables[k])]
+        async with self.db.transaction() as tx:
             await tx.add_players(seated)
-        self._listening = await self.shared.listen_tables(self._heard)
+        self._listening = await self.db.listen_tables(self._heard)
         if self._listening:
             # Hearing every commit, this worker can go on sending a chat's messages after
             # its own are out (``OutboxRelay.linger``); without it, the others' would wait
             # for its pass over the outbox.
             self.relay.linger = self.relay_linger
-        await self.shared.listen_meta(self._heard_meta)
-        return len(keys)
+        await self.db.listen_meta(self._heard_meta)
 
     def _heard(self, key: str, version: int) -> None:
         self._newest[key] = max(version, self._newest.get(key, 0))
@@ -327,12 +395,12 @@ class SharedTableManager(TableManager):
             task.add_done_callback(lambda _: self._refreshing.pop(key, None))
 
     def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
-        if key not in self.tables and key not in self._ended:
+        if key not in self.memory.tables and key not in self._ended:
             return  # read with the table when it is loaded
         if not has_value:
             self._task(self._reload_meta(key))
-        elif key in self.tables:
-            self.meta_of(key)[name] = value
+        elif key in self.memory.tables:
+            self.memory.meta(key)[name] = value
         else:
             self._ended[key][name] = value
 
@@ -341,8 +409,8 @@ class SharedTableManager(TableManager):
         table in memory, for ``memory_keys``)."""
         async with self.bookkeeping.transaction(readonly=True) as tx:
             rows = await tx.load_table_meta(key)
-        if key in self.tables:
-            self.meta_of(key).update(rows)
+        if key in self.memory.tables:
+            self.memory.meta(key).update(rows)
         elif ended or key in self._ended:
             self._ended[key] = {**(self._ended.get(key) or {}), **rows}
 
@@ -356,7 +424,7 @@ class SharedTableManager(TableManager):
                 if not self._behind(key):
                     return  # read meanwhile (an adapter's ``current``, a delivery)
                 await self._refresh_behind(key)
-            if key not in self.tables or not self._behind(key):
+            if key not in self.memory.tables or not self._behind(key):
                 return  # current, or no live table to follow
 
     def _behind(self, key: str) -> bool:
@@ -371,63 +439,32 @@ class SharedTableManager(TableManager):
         to commands. On SQLite (tests: one file, one connection's lock for every
         transaction of the worker) the other way round: a command holds the table's lock
         while it waits for that one, and the read holding it waited for the command."""
-        if self.shared.dialect is Dialect.SQLITE:
-            async with self.lock(key), self.bookkeeping.transaction(readonly=True) as tx:
+        if self.db.dialect is Dialect.SQLITE:
+            async with self.memory.lock(key), self.bookkeeping.transaction(readonly=True) as tx:
                 await self._read(tx, key)
             return
-        async with self.bookkeeping.transaction(readonly=True) as tx, self.lock(key):
+        async with self.bookkeeping.transaction(readonly=True) as tx, self.memory.lock(key):
             await self._read(tx, key)
-
-    async def tables_of(self, user_id: str, platform: str | None = None) -> list[str]:
-        """The live tables where this person has a seat, whichever worker seated them
-        (the store's index, not this worker's memory)."""
-        async with self.shared.transaction(readonly=True) as tx:
-            return await tx.tables_of(user_id, "" if platform is None else platform + ":")
-
-    async def current(self, chat: ChatRef) -> TableSnapshot | None:
-        """The live table at this chat. While this worker hears every commit and its copy
-        is as new as the newest it heard of, the copy answers (adapters ask before each
-        button press; a command reloads under the lock anyway); else the store does, at
-        once — the reload of the commit heard may still be queued behind others."""
-        key = chat.key
-        t = self.tables.get(key)
-        fresh = self._listening and self._versions.get(key, -1) >= self._newest.get(key, 0)
-        if t is not None and fresh and key not in self._written:
-            return self.snapshot(key) if t.live() else None
-        return await super().current(chat)
-
-    async def reread(self, chat: ChatRef) -> TableSnapshot | None:
-        return await super().current(chat)  # the store's row, whatever this worker heard
 
     async def catch_up(self, prefix: str) -> int:
         """Now, not in their turn among the follows queued (a button of a match begun on
         another worker names a table by an id no copy here can give yet)."""
         behind = [k for k in list(self._newest) if k.startswith(prefix) and self._behind(k)]
-        await asyncio.gather(*(self.refresh(k) for k in behind))
+        await asyncio.gather(*(self._refresh(k) for k in behind))
         return len(behind)
 
-    async def refresh(self, key: str) -> None:
+    async def _refresh(self, key: str) -> None:
         """Bring this worker's copy of a table up to date (before an adapter reads it)."""
-        async with self.lock(key):
-            await self._get(key)
-
-    async def _get(self, key: str) -> Table | None:
-        # Called under the in-process lock (``current``): read, do not lock the row.
-        async with self.shared.transaction(readonly=True) as tx:
-            return await self._read(tx, key)
+        async with self.memory.lock(key), self.db.transaction(readonly=True) as tx:
+            await self._read(tx, key)
 
     async def _read(self, tx: StoreTx, key: str) -> Table | None:
         """The table as stored, its actions read with the row (one round trip on
         PostgreSQL): those the cached copy lacks of its deal."""
-        cached = self.tables.get(key)
+        cached = self.memory.get(key)
         held = (-1, 0) if cached is None else (cached.deal_no, len(cached.log))
         row, ahead = await tx.load_table_since(key, *held)
         return await self._copy(tx, key, row, ahead)
-
-    # -- the table inside a transaction ------------------------------------------------
-    async def _locked(self, tx: StoreTx, key: str) -> Table | None:
-        """The table under its cross-process lock, reloaded if another worker changed it."""
-        return await self._copy(tx, key, await tx.lock_table(key))
 
     async def _copy(
         self, tx: StoreTx, key: str, row: StoredTable | None, ahead: ActionsSince | None = None
@@ -441,7 +478,7 @@ class SharedTableManager(TableManager):
         if row is None:
             self._gone(key)
             return None
-        cached = self.tables.get(key)
+        cached = self.memory.get(key)
         if cached is not None and self._versions.get(key, -1) >= row.version:
             return cached  # as new as the row (or newer: a read that began before our commit)
         self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
@@ -454,31 +491,30 @@ class SharedTableManager(TableManager):
             log.warning("ended table %s not read back: %r", key, err)
             self._gone(key)
             return None
-        self.keep(key, cached, t)
+        self.memory.keep(key, cached, t)
         self._versions[key] = row.version
         return t
 
     def _gone(self, key: str) -> None:
         """No table to hold at ``key``: forget this worker's copy, keeping its adapter
         values (``memory_keys``)."""
-        if key in self.tables:
-            self._ended[key] = dict(self.meta_of(key))
-            self.forget(key)
+        if key in self.memory.tables:
+            self._ended[key] = dict(self.memory.meta(key))
+            self.memory.forget(key)
         self._versions.pop(key, None)
         self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
         self._seated.pop(key, None)
 
-    def _forget(self, key: str) -> None:
+    def _forgotten(self, key: str, t: Table | None) -> None:
         # An ended table leaving memory leaves its adapter values behind (``memory_keys``),
         # and nothing to follow: no versions kept per table ever played here.
-        t = self.tables.get(key)
+        self._sync.pop(key, None)
         if t is not None and not t.live():
-            self._ended[key] = dict(self.meta_of(key))
+            self._ended[key] = dict(self.memory.meta(key))
             self._versions.pop(key, None)
             self._newest.pop(key, None)
             self._seated.pop(key, None)
         self._dealt.pop(key, None)
-        super()._forget(key)
 
     async def _first_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
         """The adapter values of a table read for the first time (later changes come
@@ -490,7 +526,7 @@ class SharedTableManager(TableManager):
         chat's one sender, and a sender taking the chat over reads them from the store
         first (``_recall``)."""
         meta = record.get("meta")
-        kept = self.meta_of(key)
+        kept = self.memory.meta(key)
         kept.clear()
         kept.update(meta if isinstance(meta, dict) else {})
         kept.update(await tx.load_table_meta(key))
@@ -523,24 +559,16 @@ class SharedTableManager(TableManager):
             if cached is not None and cached.run.state is not None and same_deal:
                 state, replayed = cached.run.state, list(cached.log)
             else:
-                owed, streaks = (
-                    (t.hand_owed, t.hand_streaks) if dealt is None else (dealt.owed, dealt.streaks)
-                )
-                state, _ = new_hand(t.rules, t.hand_seed, t.hand_leader, owed, streaks=streaks)
-                replayed = []
+                dealt_with = (None, None) if dealt is None else (dealt.owed, dealt.streaks)
+                state, replayed = deal_start(t, *dealt_with), []
             start = len(replayed)
             if ahead is not None and (ahead.deal_no, ahead.start) == (t.deal_no, start):
                 logged = list(ahead.actions)
             else:
                 logged = await tx.load_actions(key, t.deal_no, start=start)
-            for seat, raw in logged:
-                action = Action.from_json(raw)
-                state, _ = apply(state, seat, action)
-                replayed.append((seat, action))
-            t.log = tuple(replayed)
-            t.run.state = state
+            replay(t, state, replayed, logged)
         restore_runtime(t.run, run)
-        self.mark_saved(key, t.deal_no, len(t.log))
+        self._sync[key] = LogSync(t.deal_no, len(t.log))
         return t
 
     def _note_dealt(self, key: str, t: Table, dealt: Dealt | None) -> Dealt | None:
@@ -571,32 +599,25 @@ class SharedTableManager(TableManager):
 
     # -- writing a step -------------------------------------------------------------------
     async def _write(
-        self,
-        tx: StoreTx,
-        key: str,
-        before: Table | None,
-        result: Step,
-        settings: GroupSettings | None = None,
-        force: bool = False,
-        expected: tuple[int, Seen] | None = None,
+        self, tx: StoreTx, key: str, c: Commit, expected: tuple[int, Seen] | None = None
     ) -> bool:
         """The step's table, actions, finished hands, deadline row and messages, in the
         caller's transaction; True if anything was written. ``expected``: only if the
         table is still at that version and its group's settings as seen (else raises
-        ``_OutOfDate``, nothing written)."""
-        t = result.table
+        ``_Refused``, nothing written)."""
+        before, result, t = c.before, c.step, c.step.table
         if t is None:
             return False
         if result.fresh:
-            self.mark_saved(key, None, 0)
-        if t is before and not result.finished and not result.outs and not force:
+            self._sync[key] = LogSync()
+        if t is before and not result.finished and not result.outs:
             return False
-        self.keep(key, before, t)
+        self.memory.keep(key, before, t)
         seated = _users(t) if t.live() else ()
         players = None if self._seated.get(key) == seated else seated
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
-        write = self._table_write(t, result, settings, players, self._dealt_of(key, before, t))
+        write = self._table_write(t, c, players, self._dealt_of(key, before, t))
         # In flight from now: a one-statement write commits before it returns, and its
         # notice may be heard first — it is this worker's own commit, not another's to
         # follow (nor one whose messages a lingering lease should send).
@@ -606,47 +627,32 @@ class SharedTableManager(TableManager):
         else:
             checked = await tx.write_if(write, *expected)
             if checked is None:
-                raise _OutOfDate
+                raise _Refused
             version = checked
         self._seating[key] = seated
-        self.mark_saved(key, t.deal_no, len(t.log))
+        self._sync[key] = LogSync(t.deal_no, len(t.log))
         self._versions.pop(key, None)  # until the commit
         self._written[key] = version
         return True
 
     def _table_write(
-        self,
-        t: Table,
-        result: Step,
-        settings: GroupSettings | None,
-        players: tuple[str, ...] | None = None,
-        dealt: Dealt | None = None,
+        self, t: Table, c: Commit, players: tuple[str, ...] | None, dealt: Dealt | None
     ) -> TableWrite:
-        """What the store must hold after this step: the record with its runtime, the
-        actions it has not got yet (all of a new deal), finished hands, new settings, the
-        deadline row and the step's messages."""
-        deal, saved = self.saved_log(t.key)
-        new_deal = deal != t.deal_no
-        start = 0 if new_deal else saved
-        group = t.chat.group_key
-        return TableWrite(
-            t.key,
-            {**self.record_of(t), "run": runtime_to_json(t.run, dealt)},
-            t.live(),
-            updated=self.clock.now(),
-            new_actions=tuple(
-                (t.deal_no, i, seat, action.to_json())
-                for i, (seat, action) in enumerate(t.log[start:], start=start)
-            ),
-            drop_all_actions=new_deal and deal is None,
-            drop_actions_before=t.deal_no if new_deal and deal is not None else None,
-            hands=tuple(HandWrite(group, h.deal_no, h.record, h.players) for h in result.finished),
-            settings=None if settings is None else (group, settings.to_json()),
+        """What the store must hold after this step (``step_write``: the record, the
+        actions it has not got yet, finished hands, new settings), and for the other
+        workers: the runtime beside the record, the deadline row, the step's messages."""
+        sync = self._sync.get(t.key) or LogSync()
+        record = {**t.to_json(), "meta": self.memory.meta_view(t.key)}
+        record["run"] = runtime_to_json(t.run, dealt)
+        now = self.clock.now()
+        write = step_write(t, record, sync, c.step.finished, c.settings, now)
+        return replace(
+            write,
             notify=True,
             players=players,
-            deadline=self._due_of(t),
-            messages=tuple((type(out).__name__, out_to_json(out)) for out in result.outs),
-            queued=self.clock.now(),
+            deadline=_row_of(c.due),
+            messages=tuple((type(out).__name__, out_to_json(out)) for out in c.step.outs),
+            queued=now,
         )
 
     def _committed(self, key: str) -> None:
@@ -665,52 +671,58 @@ class SharedTableManager(TableManager):
         self._versions.pop(key, None)
         self._seating.pop(key, None)
         self._seated.pop(key, None)
-        if key in self.tables:
-            self.forget(key)
-
-    def _due_of(self, t: Table) -> tuple[str, float | None]:
-        """The deadline row: when the table next needs the clock (a turn warning first)."""
-        d = t.run.deadline
-        if d is None or d.at is None or not t.live():
-            return "", None
-        warned = warn_at(t, self.config.warn_before_seconds)
-        return d.kind.value, d.at if warned is None else warned
+        if key in self.memory.tables:
+            self.memory.forget(key)
 
     # -- timers ---------------------------------------------------------------------------
-    async def poll_timers(self) -> None:
-        """One pass: fire the due deadlines (any table, whoever wrote it), then send what
-        is waiting in the outbox (also what a dead worker left)."""
-        await self.deadlines.pump()
+    async def fire_due(self, tick: Tick, fired: Fired) -> None:
+        """Fire the due deadlines (any table, whoever wrote it), each in the transaction
+        that claims its row and holds the table's lock (``DeadlineRunner``). No
+        in-process lock: a local command may hold that one while it waits for the
+        table's lock."""
+        outs: dict[str, tuple[Out, ...]] = {}
+
+        async def fire(tx: StoreTx, due: DeadlineRow) -> None:
+            key = due.table_key
+            try:
+                with self.timings.phase("timer_reload"):
+                    t = await self._read(tx, key)
+                if t is None:
+                    await tx.set_deadline(key, "", None)
+                    return
+                outs[key] = await tick(_TimerUnit(self, tx, t))
+            except BaseException:
+                self._rolled_back(key)
+                raise
+
+        async def committed(due: DeadlineRow) -> None:
+            self._committed(due.table_key)
+            await fired(due.table_key, outs.pop(due.table_key, ()))
+
+        await DeadlineRunner(self.db, fire, self.clock.now, committed).pump()
+
+    async def write_timer(self, tx: StoreTx, c: Commit) -> None:
+        """A timer's step; if it changed nothing, the deadline row as the table has it
+        (it was not due after all)."""
+        t = c.step.table
+        if t is not None and not await self._write(tx, t.key, c):
+            await tx.set_deadline(t.key, *_row_of(c.due))
+
+    # -- publishing ---------------------------------------------------------------------
+    async def committed(self, key: str, outs: tuple[Out, ...]) -> None:
+        """The commit wrote its messages to the outbox: relay the chat's."""
+        await self._send(key)
+
+    async def passing(self, out: Out) -> None:
+        return None  # see ``shows_thinking``
+
+    async def pump(self) -> None:
+        """Send what is waiting in the outbox (also what a dead worker left)."""
         if self.inline_relay:
             await self.relay.pump()
         else:
             for chat in await self.relay.chats():
                 await self._send(chat)
-        self.evict()
-
-    async def _fire(self, tx: StoreTx, due: DeadlineRow) -> None:
-        # The runner holds the deadline row and the table's lock: no in-process lock here
-        # (a local command may hold that one while it waits for the table's lock).
-        key = due.table_key
-        try:
-            with self.timings.phase("timer_reload"):
-                t = await self._read(tx, key)
-            if t is None:
-                await tx.set_deadline(key, "", None)
-                return
-            settings = await self._settings(tx, t.chat)
-            policy = self.policy_of(settings)
-            env = Env(self.clock.now(), settings, self.config, policy)
-            result = await off_loop_if_searching(policy, tick_table, t, env)
-            if not await self._write(tx, key, t, result):
-                await tx.set_deadline(key, *self._due_of(t))  # not due after all
-        except BaseException:
-            self._rolled_back(key)
-            raise
-
-    async def _fired(self, due: DeadlineRow) -> None:
-        self._committed(due.table_key)
-        await self._send(due.table_key)
 
     # -- the outbox -----------------------------------------------------------------------
     def relay_reply(self, chat_key: str, payload: dict[str, Json]) -> bool:
@@ -720,7 +732,7 @@ class SharedTableManager(TableManager):
         return True
 
     async def _queue_reply(self, chat_key: str, payload: dict[str, Json]) -> None:
-        async with self._replying, self.shared.transaction() as tx:
+        async with self._replying, self.db.transaction() as tx:
             key = f"{chat_key}!{uuid.uuid4().hex}"
             await tx.enqueue(chat_key, key, REPLY, payload, self.clock.now())
         await self._send(chat_key)
@@ -751,8 +763,7 @@ class SharedTableManager(TableManager):
 
     async def _deliver(self, message: OutboxMessage) -> dict[str, Any]:
         if message.kind == REPLY:
-            for sink in self._reply_sinks:
-                await sink(message.chat_key, message.payload)
+            await self.sinks.reply(message.chat_key, message.payload)
             return {"worker": self.worker}
         try:
             out = out_from_json(message.payload)
@@ -764,7 +775,7 @@ class SharedTableManager(TableManager):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
         if isinstance(out, PrivateNote) and not await self._may_warn(out):
             return {"worker": self.worker, "skipped": "played"}
-        await self.publish((out,))
+        await self.sinks.deliver((out,))
         return {"worker": self.worker}
 
     async def _may_warn(self, note: PrivateNote) -> bool:
@@ -775,7 +786,7 @@ class SharedTableManager(TableManager):
             return True
         warning = note
         await self._refresh_behind(warning.table)  # a play may have committed since
-        t = self.tables.get(warning.table)
+        t = self.memory.get(warning.table)
         st = t.run.state if t is not None else None
         return st is not None and st.step == param(warning.params, "step")
 
@@ -787,12 +798,89 @@ class SharedTableManager(TableManager):
         keys = {*chats, *(k for k in self.memory_keys(owner) if lease_key(k) == owner)}
         for key in sorted(keys):
             await self._reload_meta(key, ended=True)
-        for sink in self._recall_sinks:
-            sink(owner)
+        self.sinks.recall(owner)
 
 
-class _OutOfDate(Exception):
+class _Refused(Exception):
     """Another worker changed the table or its settings since this worker's copy."""
+
+
+class _ReadUnit:
+    """A table read to look at (a query): there is nothing to resume or commit."""
+
+    def __init__(self, tables: SharedTables, chat: ChatRef, t: Table | None) -> None:
+        self._tables = tables
+        self._chat = chat
+        self.table = t
+        self.restored = False
+
+    async def settings(self) -> GroupSettings:
+        return await self._tables.group_settings(self._chat)
+
+    async def commit(self, c: Commit) -> bool:
+        raise AssertionError("a table read to look at is not committed")
+
+
+class _CopyUnit:
+    def __init__(
+        self, tables: SharedTables, chat: ChatRef, t: Table, version: int, seen: Seen
+    ) -> None:
+        self._tables = tables
+        self._chat = chat
+        self._version = version
+        self._seen = seen
+        self.table: Table | None = t
+        self.restored = False
+
+    async def settings(self) -> GroupSettings:
+        return self._tables.settings_of(self._chat, self._seen[1])
+
+    async def commit(self, c: Commit) -> bool:
+        return await self._tables.write_on_copy(self._chat, c, self._version, self._seen)
+
+
+class _TxUnit:
+    def __init__(
+        self,
+        tables: SharedTables,
+        tx: StoreTx,
+        chat: ChatRef,
+        t: Table | None,
+        raw: dict[str, Any] | None,
+    ) -> None:
+        self._tables = tables
+        self._tx = tx
+        self._chat = chat
+        self._raw = raw
+        self.table = t
+        self.restored = False
+
+    async def settings(self) -> GroupSettings:
+        return self._tables.settings_of(self._chat, self._raw)
+
+    async def commit(self, c: Commit) -> bool:
+        return await self._tables.write_in(self._tx, self._chat, c)
+
+
+class _TimerUnit:
+    def __init__(self, tables: SharedTables, tx: StoreTx, t: Table) -> None:
+        self._tables = tables
+        self._tx = tx
+        self.table: Table | None = t
+        self.restored = False
+
+    async def settings(self) -> GroupSettings:
+        assert self.table is not None
+        return await self._tables.timer_settings(self._tx, self.table.chat)
+
+    async def commit(self, c: Commit) -> bool:
+        await self._tables.write_timer(self._tx, c)
+        return True
+
+
+def _row_of(due: Due | None) -> tuple[str, float | None]:
+    """A deadline row's kind and time (none: ``("", None)``)."""
+    return ("", None) if due is None else (due.kind.value, due.at)
 
 
 def _users(t: Table) -> tuple[str, ...]:

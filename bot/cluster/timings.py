@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..table.ports import Profile
+
 KEEP = 4096
 
 
@@ -51,7 +53,7 @@ class Timings:
         return out
 
 
-async def watch_loop(timings: Timings, tick: float = 0.1) -> None:
+async def watch_loop(timings: Profile, tick: float = 0.1) -> None:
     """Record how late this process's event loop wakes (phase ``loop_lag``) until
     cancelled: every await of a command, from a pooled connection to the next statement,
     waits that long at least, so a busy loop passes for a slow database."""
@@ -66,7 +68,7 @@ class GcWatch:
     generation) while installed: a pause holds the event loop like any busy callback,
     and a full collection over a worker's hundreds of live tables is a long one."""
 
-    def __init__(self, timings: Timings) -> None:
+    def __init__(self, timings: Profile) -> None:
         self.timings = timings
         self._started = 0.0
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import TypeVar
 
@@ -34,7 +34,7 @@ Shown = Callable[[TableSnapshot], Awaitable[None]]
 class Watch:
     """What the step's thread is deciding now: the seat, since when, the table's snapshot."""
 
-    def __init__(self, meta: dict[str, Json]) -> None:
+    def __init__(self, meta: Mapping[str, Json]) -> None:
         self._meta = dict(meta)
         self._lock = threading.Lock()
         self._now: tuple[int, float, TableSnapshot] | None = None
@@ -64,7 +64,7 @@ async def run_watched(
     fn: Callable[..., R],
     args: tuple[object, ...],
     env: Env,
-    meta: dict[str, Json],
+    meta: Mapping[str, Json],
     after: float,
     show: Shown,
 ) -> R:

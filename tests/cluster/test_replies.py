@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.i18n import t
 from bot.store import Store
-from bot.table import ChatRef, FakeClock
+from bot.table import ChatRef, FakeClock, TableManager
 from tests.telegram.harness import GROUP_ID, USERS, Harness
 
 CHAT = ChatRef("tg", "-100")
@@ -29,7 +29,7 @@ class ClusterHarness(Harness):
         assert self.db_path is not None
         self.store = Store(self.db_path)
         await self.store.open()
-        self.manager = SharedTableManager(
+        self.manager = shared_manager(
             self.store, worker="w1", clock=self.clock, seed_source=lambda: 7, lease_seconds=5
         )
         self.bot = self.new_bot()
@@ -39,11 +39,11 @@ class ClusterHarness(Harness):
     async def settle(self) -> None:
         """Let the relay hand the outbox over, the sender make the calls, the relay mark."""
         manager = self.manager
-        assert isinstance(manager, SharedTableManager)
+        assert isinstance(manager, TableManager)
         for _ in range(200):
             await asyncio.sleep(0.01)
             await self.bot.pump()
-            if not manager._sending and not self.bot.sender.pending():
+            if not manager.repository._sending and not self.bot.sender.pending():
                 break
         await manager.drain()
 
@@ -101,7 +101,7 @@ async def test_a_reply_waits_for_the_chats_sender(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.sqlite3")
     await store.open()
     try:
-        w2 = SharedTableManager(store, worker="w2", clock=clock, lease_seconds=5)
+        w2 = shared_manager(store, worker="w2", clock=clock, lease_seconds=5)
         said: list[tuple[str, dict[str, Any]]] = []
 
         async def sink(chat_key: str, payload: dict[str, Any]) -> None:

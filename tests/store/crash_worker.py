@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store
 from bot.table import (
     Actor,
@@ -51,9 +51,9 @@ def manager(store: Store) -> TableManager:
     return m
 
 
-async def shared_worker(store: Store, name: str, clock: FakeClock) -> SharedTableManager:
+async def shared_worker(store: Store, name: str, clock: FakeClock) -> TableManager:
     await store.save_settings(CHAT.group_key, SETTINGS.to_json())
-    return SharedTableManager(
+    return shared_manager(
         store,
         worker=name,
         clock=clock,
@@ -84,10 +84,10 @@ async def main(target: str, phase: str, point: str) -> None:
     shared = phase in ("shared", "copy")
     m = await shared_worker(store, "doomed", FakeClock()) if shared else manager(store)
     if phase == "copy":
-        assert isinstance(m, SharedTableManager)
+        assert m.shared
         await m.load()
     await open_table(m)
-    if isinstance(m, SharedTableManager):
+    if m.timings is not None:  # a worker of several
         print("on copy:", m.timings.summary().get("write_if", {}).get("n", 0), flush=True)
     if phase in ("finish", "shared", "copy"):
         arm(store, point)

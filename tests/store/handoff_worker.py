@@ -12,7 +12,7 @@ import asyncio
 import sys
 
 from bot.cluster import receipts
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store
 from bot.table import Actor, ChatRef, OpenTable
 from bot.table.outputs import Out
@@ -38,7 +38,7 @@ class StuckAdapter:
 async def main(target: str) -> None:
     store = Store(target)
     await store.open()
-    m = SharedTableManager(store, worker="doomed", lease_seconds=LEASE)
+    m = shared_manager(store, worker="doomed", lease_seconds=LEASE)
     m.subscribe(StuckAdapter())
     await m.handle(OpenTable(chat=CHAT, actor=HUMAN))
     await m.drain()  # never returns: the calls never come back

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store, StoreTx, TableWrite
 from bot.store.backend import Tx
 from bot.table import (
@@ -24,6 +24,7 @@ from bot.table import (
     GroupSettings,
     Join,
     OpenTable,
+    TableManager,
     apply_setting_changes,
 )
 
@@ -39,33 +40,31 @@ async def pg_target(pg_server: Any) -> str:
     return await new_pg_database(pg_server)
 
 
-async def worker(target: str, name: str, clock: FakeClock) -> SharedTableManager:
+async def worker(target: str, name: str, clock: FakeClock) -> TableManager:
     store = Store(target)
     await store.open()
-    return SharedTableManager(
-        store, worker=name, clock=clock, seed_source=lambda: 77, lease_seconds=5
-    )
+    return shared_manager(store, worker=name, clock=clock, seed_source=lambda: 77, lease_seconds=5)
 
 
 @pytest.fixture
-async def pair(pg_target: str) -> AsyncIterator[tuple[SharedTableManager, SharedTableManager]]:
+async def pair(pg_target: str) -> AsyncIterator[tuple[TableManager, TableManager]]:
     clock = FakeClock()
     a, b = await worker(pg_target, "w1", clock), await worker(pg_target, "w2", clock)
     settings = apply_setting_changes(GroupSettings(), {"turn_seconds": 30})
-    await a.shared.save_settings(CHAT.group_key, settings.to_json())
+    await a.repository.db.save_settings(CHAT.group_key, settings.to_json())
     try:
         yield a, b
     finally:
         for m in (a, b):
             await m.drain()
-            await m.shared.close()
+            await m.repository.db.close()
 
 
-async def current(m: SharedTableManager) -> None:
+async def current(m: TableManager) -> None:
     """Until this worker has heard of every commit and read it (its copy current)."""
     await m.refresh(CHAT.key)
     for _ in range(200):
-        if CHAT.key in m.tables and not m._behind(CHAT.key):
+        if CHAT.key in m.tables and not m.repository._behind(CHAT.key):
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the copy never caught up")
@@ -83,7 +82,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def test_a_command_on_a_current_copy_is_one_statement(
-    pair: tuple[SharedTableManager, SharedTableManager], monkeypatch: pytest.MonkeyPatch
+    pair: tuple[TableManager, TableManager], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = pair
     assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok  # no copy yet: locked
@@ -91,23 +90,23 @@ async def test_a_command_on_a_current_copy_is_one_statement(
     await current(a)
     statements = counting(monkeypatch)
     opened: list[bool] = []
-    begin = a.shared.backend.transaction
+    begin = a.repository.db.backend.transaction
 
     def noting(readonly: bool = False, lane: Any = None, single: bool = False) -> Any:
         opened.append(not (readonly or single))
         return begin(readonly, lane, single)
 
-    monkeypatch.setattr(a.shared.backend, "transaction", noting)
+    monkeypatch.setattr(a.repository.db.backend, "transaction", noting)
     reread: list[str] = []
 
     async def refresh_behind(key: str) -> None:
         reread.append(key)
 
-    monkeypatch.setattr(a, "_refresh_behind", refresh_behind)
+    monkeypatch.setattr(a.repository, "_refresh_behind", refresh_behind)
     assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
     await a.drain()
     await asyncio.sleep(0.2)  # its notice arrives: a's own commit, nothing to follow
-    assert reread == [] and not a._refreshing
+    assert reread == [] and not a.repository._refreshing
     # (the other statements are the relay's and b's reads that follow the commit)
     written = [s.split("(")[0] for s in statements if "gouji" in s or s == "lock"]
     assert written == ["SELECT gouji_write_step_if"]
@@ -122,7 +121,7 @@ async def test_a_command_on_a_current_copy_is_one_statement(
 
 
 async def test_a_commit_not_heard_of_yet_sends_the_command_under_the_lock(
-    pair: tuple[SharedTableManager, SharedTableManager],
+    pair: tuple[TableManager, TableManager],
 ) -> None:
     """The copy looks current (the other worker's notice is still on its way) but the
     stored table moved on: the checked write refuses, nothing is written, and the
@@ -130,18 +129,18 @@ async def test_a_commit_not_heard_of_yet_sends_the_command_under_the_lock(
     a, b = pair
     assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok
     # a's notices are late (never arrive here): its copy looks current throughout
-    a._heard = lambda key, version: None  # type: ignore[method-assign]
+    a.repository._heard = lambda key, version: None  # type: ignore[method-assign]
     assert await a.load() == 1 and await b.load() == 1
     await current(a)
-    version = a._versions[CHAT.key]
+    version = a.repository._versions[CHAT.key]
     assert (await b.handle(Join(chat=CHAT, actor=YOU))).ok  # a commit a has not heard of
-    assert not a._behind(CHAT.key) and a._versions[CHAT.key] == version
+    assert not a.repository._behind(CHAT.key) and a.repository._versions[CHAT.key] == version
     again = await a.handle(Join(chat=CHAT, actor=YOU))  # on a's old copy: seat 2 is free
     assert not again.ok and again.key == "already_seated"  # judged on what is stored
     summary = a.timings.summary()
     assert summary.get("write_if_refused") is not None and "write_if" not in summary
     assert (await a.handle(Join(chat=CHAT, actor=THEM))).ok
-    async with a.shared.transaction(readonly=True) as tx:
+    async with a.repository.db.transaction(readonly=True) as tx:
         stored = await tx.load_table(CHAT.key)
     assert stored is not None
     seats = [s["user_id"] if s else None for s in stored.record["seats"]]
@@ -149,7 +148,7 @@ async def test_a_commit_not_heard_of_yet_sends_the_command_under_the_lock(
 
 
 async def test_settings_changed_elsewhere_send_the_command_under_the_lock(
-    pair: tuple[SharedTableManager, SharedTableManager],
+    pair: tuple[TableManager, TableManager],
 ) -> None:
     """A step depends on the group's settings too (the AI's level, the turn's time): a
     copy whose settings are no longer what is stored does not commit its step."""
@@ -158,7 +157,7 @@ async def test_settings_changed_elsewhere_send_the_command_under_the_lock(
     assert await a.load() == 1
     await current(a)
     changed = apply_setting_changes(GroupSettings(), {"turn_seconds": 45})
-    await b.shared.save_settings(CHAT.group_key, changed.to_json())  # a hears nothing
+    await b.repository.db.save_settings(CHAT.group_key, changed.to_json())  # a hears nothing
     assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
     assert a.timings.summary().get("write_if_refused") is not None
     assert a.settings_cache[CHAT.group_key].turn_seconds == 45  # read under the lock

@@ -16,7 +16,7 @@ import pytest
 
 from bot.cluster import receipts
 from bot.cluster.relay import OutboxMessage, OutboxRelay
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store, StoreTx
 from bot.store.backend import Dialect, Lane
 from bot.store.postgres import POOL_SIZES
@@ -68,7 +68,7 @@ async def outbox(store: Store, chat: ChatRef) -> list[tuple[str, int]]:
 
 
 async def test_a_message_is_sent_only_when_its_platform_call_returned(store: Store) -> None:
-    m = SharedTableManager(store, worker="w1", lease_seconds=5)
+    m = shared_manager(store, worker="w1", lease_seconds=5)
     adapter = Adapter()
     m.subscribe(adapter)
     chat = ChatRef("tg", "-1")
@@ -107,7 +107,7 @@ async def test_a_worker_killed_after_the_hand_off_leaves_its_messages_to_another
     await store.open()
     try:
         assert await outbox(store, CHAT) == [("sending", 1)]  # not lost, not marked sent
-        heir = SharedTableManager(store, worker="heir", lease_seconds=5)
+        heir = shared_manager(store, worker="heir", lease_seconds=5)
         adapter = Adapter()
         heir.subscribe(adapter)
         await heir.poll_timers()
@@ -171,10 +171,10 @@ async def test_a_slow_or_failed_renewal_stops_the_calls_and_the_next_holder_send
     for s in stores:
         await s.open()
     lease = 0.3  # the renewal comes after lease / 3 of real waiting
-    a = SharedTableManager(stores[0], worker="w1", clock=wall, lease_seconds=lease)
-    a.relay.monotonic = mono.now
-    b = SharedTableManager(stores[1], worker="w2", clock=wall, lease_seconds=lease)
-    b.inline_relay = True
+    a = shared_manager(stores[0], worker="w1", clock=wall, lease_seconds=lease)
+    a.repository.relay.monotonic = mono.now
+    b = shared_manager(stores[1], worker="w2", clock=wall, lease_seconds=lease)
+    b.repository.inline_relay = True
     slow, fast = Adapter(), Adapter(at_once=True)
     a.subscribe(slow)
     b.subscribe(fast)
@@ -229,9 +229,10 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     """Telegram cannot recognise a new message sent again, so the window in which a death
     sends it twice is kept to one short transaction: its mark commits at once, not with
     the next claim. An edit's mark may wait for the next claim (a round trip saved)."""
-    m = SharedTableManager(store, worker="w1", lease_seconds=5)
+    m = shared_manager(store, worker="w1", lease_seconds=5)
     events: list[str] = []
-    m.bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
+    bookkeeping = m.repository.bookkeeping
+    bookkeeping.fault_hook = lambda point: events.append(point) if point == "committed" else None
     marks, own_marks, claims = StoreTx.mark_sent_many, StoreTx.mark_done_many, StoreTx.claim
     settle_claims = StoreTx.settle_and_claim
 
@@ -263,7 +264,7 @@ async def test_a_new_message_is_marked_the_moment_its_call_returned(
     monkeypatch.setattr(StoreTx, "settle_and_claim", settle_claim)
     async with store.transaction() as tx:
         await tx.enqueue("tg:-5:", "k", kind, {"say": "x"}, 0.0)
-    assert await m.relay.pump_chat("tg:-5:") == 1
+    assert await m.repository.relay.pump_chat("tg:-5:") == 1
     after = events[events.index("mark") + 1]
     assert after == ("committed" if own_commit else "claim")
     assert await outbox(store, ChatRef("tg", "-5")) == [("sent", 1)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from adapters.telegram.sendlog import SENT, TableMetaMemory
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store, TableWrite
 from bot.table import Actor, ChatRef, FakeClock
 from bot.table.commands import OpenTable, StopMatch
@@ -31,7 +31,7 @@ async def ended_table(store: Store) -> None:
 
 async def test_a_takeover_recalls_the_budget_of_a_table_that_just_ended(store: Store) -> None:
     await ended_table(store)
-    manager = SharedTableManager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
+    manager = shared_manager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
     memory = TableMetaMemory(manager)
     assert list(memory.load(GROUP)) == []  # nothing known before the takeover
     recalled: list[list[float]] = []
@@ -53,7 +53,7 @@ async def test_a_takeover_recalls_the_budget_of_a_table_that_just_ended(store: S
 async def test_a_worker_keeps_the_values_of_a_table_it_saw_end(store: Store) -> None:
     """A worker whose copy of a live table is replaced by the ended row keeps that
     table's adapter values (its budget's memory) rather than forgetting them with it."""
-    manager = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    manager = shared_manager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
     await manager.load()
     await manager.handle(OpenTable(chat=ChatRef("tg", str(GROUP)), actor=Actor("1", "甲")))
     assert KEY in manager.tables
@@ -69,7 +69,7 @@ async def test_a_table_this_worker_ended_itself_keeps_the_budget(store: Store) -
     """The worker whose own step ended the table holds it in memory, finished, for a
     while: its values are the budget's memory there too, and a takeover's recall reads
     the other workers' calls into them (it found no table at all, and recalled none)."""
-    manager = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    manager = shared_manager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
     await manager.load()
     chat, actor = ChatRef("tg", str(GROUP)), Actor("1", "甲")
     await manager.handle(OpenTable(chat=chat, actor=actor))
@@ -96,13 +96,13 @@ async def test_a_chat_with_no_table_keeps_its_budget_across_workers(store: Store
     own key: the sender writes its calls there, and the next sender's recall reads them
     (each worker counted only its own before)."""
     key = "tg:-100700:"
-    first = SharedTableManager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
+    first = shared_manager(store, worker="w1", clock=FakeClock(), seed_source=lambda: 7)
     assert first.memory_keys(key) == [key]
     await TableMetaMemory(first).save(-100700, TIMES, TIMES[:1])  # w1's calls, as stored
-    await first.meta.flush()
+    await first.repository.meta.flush()
     async with store.transaction(readonly=True) as tx:
         assert (await tx.load_table_meta(key))[SENT] == TIMES
-    second = SharedTableManager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
+    second = shared_manager(store, worker="w2", clock=FakeClock(), seed_source=lambda: 7)
     memory = TableMetaMemory(second)
     recalled: list[list[float]] = []
 

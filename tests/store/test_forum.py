@@ -14,7 +14,7 @@ from telegram import Update
 from telegram.ext import AIORateLimiter
 
 from adapters.telegram import TelegramBot
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.i18n import t
 from bot.store import Store, lease_key
 from bot.table import FakeClock
@@ -33,7 +33,7 @@ class Worker:
         self.store = store
         # A lease far longer than the test's real run: the group changes hands only when
         # its sender has nothing left and lets go, as between bursts in production.
-        self.manager = SharedTableManager(
+        self.manager = shared_manager(
             store, worker=name, clock=clock, seed_source=lambda: 7, lease_seconds=600
         )
         self.bot = TelegramBot(
@@ -142,7 +142,7 @@ async def run(
         for worker, topic, who in commands[2 * second : 2 * second + 2]:
             await worker.say(who, "/rules", topic)
         await tick(workers, clock, second % 2, polling)
-        busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
+        busy = any(w.bot.sender.pending() or w.manager.repository.relay._busy for w in workers)
         if 2 * second >= len(commands) and not busy and not await unsent(workers[0].store):
             return
     raise AssertionError("the outbox never emptied")
@@ -197,6 +197,6 @@ async def test_two_workers_in_two_topics_keep_one_group_budget(store_target: str
         by = await senders(stores[0])
         # The group changed hands while its last minute was full (the budget recalled):
         # the worker that was not sending sent the last messages.
-        assert set(by[-14:]) == {idle.manager.worker}
+        assert set(by[-14:]) == {idle.manager.repository.worker}
     finally:
         await close_workers(workers)

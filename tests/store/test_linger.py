@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.cluster.shell import SharedTableManager
-from bot.table import Actor, ChatRef, Join, OpenTable
+from bot.table import Actor, ChatRef, Join, OpenTable, TableManager
 
 from .test_command_on_copy import pair, pg_target
 
@@ -20,21 +19,21 @@ CHAT = ChatRef("tg", "-100")
 ME, YOU, THEM = Actor("u1", "甲"), Actor("u2", "乙"), Actor("u3", "丙")
 
 
-async def senders(m: SharedTableManager) -> dict[str, str]:
-    async with m.shared.transaction(readonly=True) as tx:
+async def senders(m: TableManager) -> dict[str, str]:
+    async with m.repository.db.transaction(readonly=True) as tx:
         rows = await tx.tx.fetch("SELECT msg_key, state, result FROM outbox ORDER BY id")
     return {str(k): json.loads(r)["worker"] for k, state, r in rows if str(state) == "sent"}
 
 
 async def test_the_chats_sender_sends_what_another_worker_commits(
-    pair: tuple[SharedTableManager, SharedTableManager],
+    pair: tuple[TableManager, TableManager],
 ) -> None:
     a, b = pair
     assert await a.load() == 0 and await b.load() == 0
-    assert a.relay.linger > 0  # hearing every commit: it lingers
+    assert a.repository.relay.linger > 0  # hearing every commit: it lingers
     assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok
     await a.drain()
-    assert a.relay.lingers(CHAT.key)  # its messages out, it holds the chat idle
+    assert a.repository.relay.lingers(CHAT.key)  # its messages out, it holds the chat idle
     sent_by_a = await senders(a)
     assert set(sent_by_a.values()) == {"w1"}
     assert (await b.handle(Join(chat=CHAT, actor=YOU))).ok  # b cannot take the lease ...
@@ -46,5 +45,5 @@ async def test_the_chats_sender_sends_what_another_worker_commits(
             break
         await asyncio.sleep(0.02)
     assert new and set(new.values()) == {"w1"}, new
-    async with a.shared.transaction(readonly=True) as tx:
+    async with a.repository.db.transaction(readonly=True) as tx:
         assert await tx.unsent(CHAT.key) == []

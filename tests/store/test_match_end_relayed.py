@@ -11,7 +11,7 @@ defect was PostgreSQL's (a worker there lingers on a chat's lease)."""
 
 from __future__ import annotations
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.engine.actions import ActionKind
 from bot.table import (
     Act,
@@ -72,7 +72,7 @@ async def _play_out_on(
 async def _until_sent(workers: list[Worker]) -> None:
     for second in range(300):
         await tick(workers, workers[0].fake.clock, second % 2)  # type: ignore[arg-type]
-        busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
+        busy = any(w.bot.sender.pending() or w.manager.repository.relay._busy for w in workers)
         if not busy and not await unsent(workers[0].store):
             return
     raise AssertionError("the outbox never emptied")
@@ -91,7 +91,7 @@ async def test_the_end_of_a_match_played_on_another_worker_reaches_everyone(
         # sending what w2 commits.
         for w in workers:
             await w.manager.load()  # as in production: PostgreSQL's workers hear commits
-        w1.manager.relay.linger = 1e6
+        w1.manager.repository.relay.linger = 1e6
         await say(w1, USERS[0], "/gouji")
         await until_photos(workers, fake, 1)
         assert (await w2.manager.handle(AddBots(chat=CHAT, actor=ME, count=5))).ok
@@ -118,10 +118,10 @@ async def test_the_end_of_a_match_played_on_another_worker_reaches_everyone(
         # does a worker that reads the finished table afresh (the hand is replayed from
         # how it was dealt: the table's own fields then hold the next hand's tributes).
         assert w1.manager.private_snapshot(CHAT.key, ME.user_id) == priv
-        fresh = SharedTableManager(w1.store, worker="w3", clock=fake.clock)
+        fresh = shared_manager(w1.store, worker="w3", clock=fake.clock)
         await fresh.refresh(CHAT.key)
         assert fresh.private_snapshot(CHAT.key, ME.user_id) == priv
-        if w1.manager._listening:  # PostgreSQL: w1 sent the end of the match
+        if w1.manager.repository._listening:  # PostgreSQL: w1 sent the end of the match
             assert set((await senders(w1.store))[-5:]) == {"w1"}
     finally:
         await close_workers(workers)

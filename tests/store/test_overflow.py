@@ -84,7 +84,7 @@ async def test_a_flood_of_refusals_sheds_only_replies_and_marks_only_what_went(
                     assert workers[second % 2].manager.relay_reply(chat.key, payload)
             await tick(workers, clock)
         for _ in range(300):
-            busy = any(w.bot.sender.pending() or w.manager.relay._busy for w in workers)
+            busy = any(w.bot.sender.pending() or w.manager.repository.relay._busy for w in workers)
             if not busy and not await unsent(stores[0]):
                 break
             await tick(workers, clock)

@@ -92,7 +92,7 @@ async def test_a_button_newer_than_the_workers_copy_is_played_not_refused(
         async def believed_current(chat: ChatRef) -> TableSnapshot | None:
             return manager.snapshot(chat.key)
 
-        manager._follow = no_follow  # type: ignore[method-assign]
+        manager.repository._follow = no_follow  # type: ignore[method-assign]
         manager.current = believed_current  # type: ignore[method-assign]
         ok = {t(k, "zh") for k in ("ok", "ready", "held_for_burns")}
         assert await press_on(w1, fake, msg, data) in ok
@@ -124,12 +124,12 @@ async def test_a_table_begun_on_another_worker_is_found_for_its_first_press(
         async def queued(key: str) -> None:
             pass  # its turn among the follows never comes
 
-        w2.manager._follow = queued  # type: ignore[method-assign]
+        w2.manager.repository._follow = queued  # type: ignore[method-assign]
         for text in ("/gouji", "/addbot 5", "/begin"):
             await feed(w1, fake.command(WANG, fake.chats[GROUP_ID], text))
         msg, data = await a_turn([w1], fake, clock)
         for _ in range(100):
-            if w2.manager._behind(CHAT.key):
+            if w2.manager.repository._behind(CHAT.key):
                 break
             await asyncio.sleep(0.02)
         assert w2.manager.snapshot(CHAT.key) is None  # heard of, never read

@@ -4,16 +4,16 @@ and with several workers that wait can outlast the turn. Both back ends."""
 
 from __future__ import annotations
 
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.cluster.wire import out_to_json
 from bot.store import Store
-from bot.table import AddBots, FakeClock, OpenTable, PrivateNote, Ready, Start
+from bot.table import AddBots, FakeClock, OpenTable, PrivateNote, Ready, Start, TableManager
 from bot.table.outputs import params_of
 
 from .test_workers import CHAT, ME, Recorder
 
 
-async def _my_turn(m: SharedTableManager, clock: FakeClock) -> int:
+async def _my_turn(m: TableManager, clock: FakeClock) -> int:
     """Wait (answering 准备好了) until I am to act; returns the engine step."""
     for _ in range(200):
         priv = m.private_snapshot(CHAT.key, ME.user_id)
@@ -31,8 +31,8 @@ async def _my_turn(m: SharedTableManager, clock: FakeClock) -> int:
 
 async def test_a_warning_for_a_turn_already_played_is_not_sent(store: Store) -> None:
     clock = FakeClock()
-    m = SharedTableManager(store, worker="w1", clock=clock, seed_source=lambda: 24)
-    m.inline_relay = True
+    m = shared_manager(store, worker="w1", clock=clock, seed_source=lambda: 24)
+    m.repository.inline_relay = True
     rec = Recorder()
     m.subscribe(rec)
     await m.handle(OpenTable(chat=CHAT, actor=ME))
@@ -43,6 +43,6 @@ async def test_a_warning_for_a_turn_already_played_is_not_sent(store: Store) -> 
         note = PrivateNote(CHAT.key, ME.user_id, "turn_warning", params_of(step=at))
         async with store.transaction() as tx:
             await tx.enqueue(CHAT.key, f"{CHAT.key}#0.{n}", "PrivateNote", out_to_json(note), 0.0)
-        await m.relay.pump_chat(CHAT.key)
+        await m.repository.relay.pump_chat(CHAT.key)
     warned = [o for o in rec.outs if isinstance(o, PrivateNote) and o.key == "turn_warning"]
     assert warned == [PrivateNote(CHAT.key, ME.user_id, "turn_warning", params_of(step=step))]

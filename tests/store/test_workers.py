@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.cluster.shell import FOLLOW_READS, SharedTableManager
+from bot.cluster.shell import FOLLOW_READS, shared_manager
 from bot.engine.actions import ActionKind
 from bot.records.desk import SESSION_TTL, RecordDesk, Refused, StepSession
 from bot.store import Store
@@ -27,6 +27,7 @@ from bot.table import (
     OpenTable,
     Ready,
     Start,
+    TableManager,
     TableStatus,
     apply_setting_changes,
 )
@@ -45,7 +46,7 @@ class Recorder:
         self.outs.append(out)
 
 
-Worker = tuple[SharedTableManager, Recorder, Store]
+Worker = tuple[TableManager, Recorder, Store]
 
 
 @pytest.fixture
@@ -56,7 +57,7 @@ def clock() -> FakeClock:
 async def start_worker(target: str, name: str, clock: FakeClock) -> Worker:
     store = Store(target)
     await store.open()
-    m = SharedTableManager(
+    m = shared_manager(
         store,
         worker=name,
         clock=clock,
@@ -84,7 +85,7 @@ async def workers(store_target: str, clock: FakeClock) -> AsyncIterator[list[Wor
             await store.close()
 
 
-async def my_move(m: SharedTableManager, who: Actor) -> Command | None:
+async def my_move(m: TableManager, who: Actor) -> Command | None:
     await m.refresh(CHAT.key)
     priv = m.private_snapshot(CHAT.key, who.user_id)
     if priv is None or priv.role is None:
@@ -129,7 +130,7 @@ async def test_any_worker_serves_any_table(workers: list[Worker], clock: FakeClo
     assert await a.current(CHAT) is None and await b.current(CHAT) is None
     clock.advance(a.finished_ttl + 1)
     assert a.evict() == 1 and b.evict() == 1  # then it leaves memory, with its versions
-    assert CHAT.key not in a.tables and CHAT.key not in a._versions
+    assert CHAT.key not in a.tables and CHAT.key not in a.repository._versions
     assert await store.live_table(CHAT.key) is None
     (_hand,) = await store.finished_hands(CHAT.group_key)  # recorded once
     board = await b.leaderboard(CHAT.group_key)
@@ -187,7 +188,7 @@ async def test_what_a_dead_worker_committed_is_sent_by_another(
     async def dead(message: object) -> dict[str, object]:
         raise ConnectionError("worker gone")
 
-    a.relay.deliver = dead  # a commits its steps, then dies before sending
+    a.repository.relay.deliver = dead  # a commits its steps, then dies before sending
     with pytest.raises(ConnectionError):
         await a.handle(OpenTable(chat=CHAT, actor=ME))
     assert rec_a.outs == []
@@ -207,7 +208,7 @@ async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> N
 
     manager = make_manager(store)
     shared = store.dialect == "postgres"
-    assert isinstance(manager, SharedTableManager) is shared
+    assert manager.shared is shared
     assert isinstance(manager, TableManager)
 
 
@@ -244,7 +245,7 @@ async def test_a_burst_of_commits_is_followed_a_few_reads_at_a_time(
         await a.handle(OpenTable(chat=chat, actor=ME))
     await b.load()
     reading = most = 0
-    read = b._refresh_behind
+    read = b.repository._refresh_behind
 
     async def counted(key: str) -> None:
         nonlocal reading, most
@@ -256,11 +257,12 @@ async def test_a_burst_of_commits_is_followed_a_few_reads_at_a_time(
         finally:
             reading -= 1
 
-    b._refresh_behind = counted  # type: ignore[method-assign]
+    b.repository._refresh_behind = counted  # type: ignore[method-assign]
     for chat in chats:
         assert (await a.handle(Join(chat=chat, actor=YOU))).ok
     for _ in range(200):
-        if not any(b._behind(chat.key) for chat in chats) and not b._refreshing:
+        tables = b.repository
+        if not any(tables._behind(chat.key) for chat in chats) and not tables._refreshing:
             break
         await asyncio.sleep(0.02)
     assert 1 <= most <= FOLLOW_READS
@@ -373,6 +375,6 @@ async def test_a_private_menu_sent_by_one_worker_is_answered_by_another(
     assert await b.interactions.get("tg:menu:7:9", "tg_private_menu") is None  # expired
     # Keeping a new one clears the expired ones from the store.
     await b.interactions.keep("tg:menu:7:10", "tg_private_menu", {"chat": CHAT.key}, 60.0)
-    async with b.shared.transaction(readonly=True) as tx:
+    async with b.repository.db.transaction(readonly=True) as tx:
         rows = await tx.tx.fetch("SELECT key FROM interactions")
     assert [r[0] for r in rows] == ["tg:menu:7:10"]

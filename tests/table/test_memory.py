@@ -44,7 +44,7 @@ async def test_an_idle_table_leaves_memory_and_comes_back(tmp_path: Path) -> Non
     clock.advance(IDLE + 1)
     await m.poll_timers()
     assert CHAT.key not in m.tables and m.snapshot(CHAT.key) is None
-    assert await m.tables_of(ME.user_id) == [] and CHAT.key not in m._locks
+    assert await m.tables_of(ME.user_id) == [] and not m.memory.has_lock(CHAT.key)
     # The next press brings it back, exactly as it was, and it goes on.
     action = cheapest(before.legal)
     reply = await m.handle(Act(chat=CHAT, actor=ME, action=action, version=before.version))
@@ -65,7 +65,7 @@ async def test_finished_tables_leave_memory(make_manager, clock) -> None:  # typ
     assert len(m.tables) == 30
     clock.advance(61)
     await m.poll_timers()
-    assert len(m.tables) == 0 and not m._locks and not m._touched and not m._by_user
+    assert len(m.tables) == 0 and m.memory.empty()
     # Without a store a live but idle table stays: it could not come back.
     await m.handle(OpenTable(chat=CHAT, actor=PLAYERS[0]))
     clock.advance(10 * m.idle_ttl)
@@ -88,4 +88,4 @@ async def test_a_lookup_of_a_chat_without_a_table_keeps_no_lock() -> None:
     for i in range(100):
         chat = CHAT.__class__("test", f"none{i}")
         assert await m.current(chat) is None
-    assert not m._locks
+    assert m.memory.empty()

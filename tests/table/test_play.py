@@ -318,7 +318,7 @@ async def test_a_hand_is_drawn_once_a_state_and_anew_after_each_change(make_mana
     after = m.private_snapshot(CHAT.key, ME.user_id)
     assert after is not None and after is not first
     assert after.autoplay and after.version > first.version
-    m.forget(CHAT.key)
+    m.memory.forget(CHAT.key)
     assert m.private_snapshot(CHAT.key, ME.user_id) is None  # nothing kept for a table gone
 
 

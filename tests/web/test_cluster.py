@@ -12,7 +12,7 @@ import aiohttp
 
 from adapters.web import WebConfig, WebServer
 from adapters.web.auth import Seat, sign_seat
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.store import Store
 from bot.table import (
     Actor,
@@ -41,7 +41,7 @@ async def test_a_page_on_another_worker_follows_the_table(pg_server: PgServer) -
     for s in stores:
         await s.open()
     a, b = (
-        SharedTableManager(s, worker=f"w{i}", clock=clock, seed_source=lambda: 5)
+        shared_manager(s, worker=f"w{i}", clock=clock, seed_source=lambda: 5)
         for i, s in enumerate(stores)
     )
     server = WebServer(b, WebConfig("http://127.0.0.1", "127.0.0.1", 0, SECRET))

@@ -3,6 +3,8 @@ its play menu), and the outputs that tell adapters which of them changed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...ai import Role
 from ...ai.base import options
 from ...engine.actions import Action, ActionKind
@@ -115,7 +117,7 @@ def emit_views(c: Ctx) -> None:
             c.outs.append(HandChanged(t.key, info.user_id, seat))
 
 
-def table_snapshot(t: Table, meta: dict[str, Json]) -> TableSnapshot:
+def table_snapshot(t: Table, meta: Mapping[str, Json]) -> TableSnapshot:
     st = t.run.state
     return TableSnapshot(
         key=t.key,
