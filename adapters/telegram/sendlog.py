@@ -5,7 +5,7 @@ group's budget) carries the chat's recent call times, so whichever tables surviv
 restart bring the window back — and on a cluster's worker, so do tables that ended
 lately (``TableManager.memory_keys``: a match's last messages go out after the commit
 that ended it, perhaps by a worker that has just taken the chat over), and a chat
-with no table at all keeps them under its own key (``SharedTableManager.memory_keys``).
+with no table at all keeps them under its own key (``bot.cluster.values``).
 A single process with no live table in a chat at its restart has nothing to recall; its
 budget there then starts empty (see docs/telegram.md).
 """

@@ -63,6 +63,11 @@ class Ack:
         """The call returned (or will never be made again, e.g. refused for good)."""
         self._settle(Outcome.MADE)
 
+    @property
+    def guard(self) -> Callable[[], bool]:
+        """Whether the relay is still sure of the chat (the calls a call queues share it)."""
+        return self._guard
+
     def live(self) -> bool:
         """Whether the call may still be made: the relay is sure it holds the chat."""
         return not self._future.done() and self._guard()
@@ -171,7 +176,7 @@ def following(acks: list[Ack]) -> Iterator[None]:
     if not acks:
         yield
         return
-    token = _current.set(Receipt(acks[0]._guard))
+    token = _current.set(Receipt(acks[0].guard))
     try:
         yield
     finally:

@@ -30,7 +30,7 @@ class Dealt:
     """How a table's last hand was dealt: the tributes it began with and its 点 streaks.
     Between hands and after the match the table's own fields hold the next hand's, so a
     worker that reads the table then replays the ended hand from these — its final state
-    is what the players' last hand messages show (``SharedTableManager._rebuild``)."""
+    is what the players' last hand messages show (``bot.cluster.rebuild``)."""
 
     deal_no: int
     owed: tuple[Tribute, ...]

@@ -43,33 +43,29 @@ from ..store import (
 from ..store import Deadline as DeadlineRow
 from ..store.backend import Dialect
 from ..table.cache import BoundedDict
-from ..table.clock import Clock
+from ..table.clock import Clock, WallClock
 from ..table.codes import NoteCode
 from ..table.interactions import Interactions
 from ..table.manager import TableManager
 from ..table.memory import TableMemory
-from ..table.model import ChatRef, GroupSettings, TableStatus
+from ..table.model import ChatRef, GroupSettings
 from ..table.outputs import Json, Out, PrivateNote, param
-from ..table.persist import LogSync, deal_start, replay, step_write
+from ..table.persist import LogSync, step_write
 from ..table.ports import Access, Commit, Due, Fired, HandRow, OutOfDate, Tick, Unit
-from ..table.record import Table, table_from_json
+from ..table.record import Table
 from ..table.sinks import Sinks
 from .metawriter import MetaWriter
+from .rebuild import Dealing, rebuild
 from .relay import OutboxRelay
-from .runtime import Dealt, dealt_from_json, restore_runtime, runtime_to_json
+from .runtime import Dealt, runtime_to_json
 from .timers import DeadlineRunner
 from .timings import Timings
+from .units import CopyUnit, ReadUnit, TimerUnit, TxUnit
+from .values import AdapterValues
 from .wire import WireError, out_from_json, out_to_json
 from .worker import worker_id
 
 log = logging.getLogger(__name__)
-
-
-class WallClock:
-    """Deadlines are compared across processes and machines: wall time, not monotonic."""
-
-    def now(self) -> float:
-        return time.time()
 
 
 # The outbox kind of an adapter's reply (``relay_reply``), beside the table outputs' kinds.
@@ -77,8 +73,6 @@ REPLY = "Reply"
 # Reloads of other workers' commits reading at once, of the bookkeeping's 10 connections
 # (``bot.store.postgres.POOL_SIZES``): the relay keeps the rest.
 FOLLOW_READS = 4
-# Tables that ended lately whose adapter values a worker keeps (``memory_keys``).
-ENDED_KEPT = 4096
 # How long a chat's lease is held idle after its messages are out (``load``), as a share
 # of the lease: longer than a table's usual gap between commands, so one worker sends a
 # busy chat's messages while it plays; no longer than a lease, so a dead worker's chats
@@ -140,25 +134,16 @@ class SharedTables:
         self.relay_linger = relay_linger if relay_linger is not None else LINGER * lease_seconds
         self._sync: dict[str, LogSync] = {}  # what the store holds of each table's deal
         self._versions: dict[str, int] = {}  # per cached table, its row's; after the commit
-        self._ended: BoundedDict[str, dict[str, Json]] = BoundedDict(ENDED_KEPT)  # memory_keys
         self._written: dict[str, int] = {}  # versions written by the open transaction
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
-        self._dealt: dict[str, Dealt] = {}  # how a table's ended hand was dealt (``_dealt_of``)
+        self._dealing = Dealing()  # how each table's ended hand was dealt
         self.timings = Timings()
         self.bookkeeping = bookkeeping = store.background()  # the outbox, adapters' values
-        self.meta = meta = MetaWriter(bookkeeping, self.timings)
-        self.relay = OutboxRelay(
-            bookkeeping,
-            self.worker,
-            self._deliver,
-            self.clock.now,
-            lease_seconds,
-            timings=self.timings,
-            stored=meta.flush,
-            recall=self._recall,
-        )
+        self.meta = MetaWriter(bookkeeping, self.timings)
+        self.values = AdapterValues(self.memory, self.meta, bookkeeping, self.timings)
+        self.relay = self._relay(lease_seconds)
         # A command returns once its step committed; its messages leave in the background
         # (waiting for the platform's answers is no part of the command's time). Tests
         # that want the sends done when ``handle`` returns ask for them inline.
@@ -173,6 +158,19 @@ class SharedTables:
         self._seating: dict[str, tuple[str, ...]] = {}  # written by the open transaction
         self.interactions = Interactions(store, self.clock.now)
         self._replying = asyncio.Lock()  # replies queue in the order they were given
+
+    def _relay(self, lease_seconds: float) -> OutboxRelay:
+        """The outbox's sender for the chats whose lease this worker holds."""
+        return OutboxRelay(
+            self.bookkeeping,
+            self.worker,
+            self._deliver,
+            self.clock.now,
+            lease_seconds,
+            timings=self.timings,
+            stored=self.meta.flush,
+            recall=self._recall,
+        )
 
     @property
     def shared(self) -> bool:
@@ -198,11 +196,11 @@ class SharedTables:
         if access is Access.READ:
             async with self.db.transaction(readonly=True) as tx:
                 t = await self._read(tx, chat.key)
-            yield _ReadUnit(self, chat, t)
+            yield ReadUnit(self, chat, t)
             return
         current = self._current_copy(chat) if access is Access.COPY else None
         if current is not None:
-            yield _CopyUnit(self, chat, *current)
+            yield CopyUnit(self, chat, *current)
             return
         async with self._locked(chat) as unit:
             yield unit
@@ -218,7 +216,7 @@ class SharedTables:
                     row, raw = await tx.lock_table_and_settings(key, chat.group_key)
                 with clock.phase("reload"):
                     table = await self._copy(tx, key, row)
-                yield _TxUnit(self, tx, chat, table, raw)
+                yield TxUnit(self, tx, chat, table, raw)
                 mark = time.perf_counter()
             clock.add("commit", time.perf_counter() - mark)
         except BaseException:
@@ -320,44 +318,17 @@ class SharedTables:
         return await self.db.recent_hands(group_key, limit)
 
     def memory_keys(self, prefix: str) -> list[str]:
-        """The tables under ``prefix`` in memory — live, or ended by this worker's own
-        step and not yet forgotten — and those it saw end lately: the group budget's
-        memory of a chat whose table has just ended (its last messages — the match's end
-        — go out after that commit, perhaps by a worker that takes the chat over then).
-        An ended table this worker still holds counts too: left out, a takeover by the
-        worker that ended it recalled no calls at all (the cluster benchmark's 21).
-
-        A chat with no table at all (replies in a group where no game was opened) keeps
-        its values under its own key — a ``table_meta`` row with no table, which a
-        takeover's recall reads like a table's — so its budget too is one across workers."""
-        held = (k for k in self.memory.tables if k.startswith(prefix))
-        ended = (k for k in self._ended if k.startswith(prefix))
-        return sorted({*held, *ended}) or [prefix]
+        return self.values.memory_keys(prefix)
 
     def remembered(self, key: str) -> Mapping[str, Json]:
-        if key in self.memory.tables:
-            return self.memory.meta_view(key)
-        return self._ended.get(key) or {}
+        return self.values.remembered(key)
 
     async def set_meta(self, key: str, name: str, value: Json) -> bool:
-        """An adapter's value (a message id, the group budget's recent calls): a row of
-        its own, committed without the table's lock and without a new table version, so
-        this bookkeeping never waits for a command nor makes the others reload — and in
-        batches on the bookkeeping's own connections (``MetaWriter``). A value this worker
-        already holds (its own, or heard from the others) is not written again."""
-        if (
-            key in self.memory.tables
-            and name in self.memory.meta(key)
-            and self.memory.meta(key)[name] == value
-        ):
-            return True
-        with self.timings.phase("set_meta"):
-            await self.meta.write(key, name, value)
-            if key in self.memory.tables:
-                self.memory.meta(key)[name] = value
-            elif key in self._ended:
-                self._ended[key][name] = value
-        return True
+        return await self.values.set_meta(key, name, value)
+
+    def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
+        if self.values.heard(key, name, value, has_value):
+            self._task(self.values.reload(key))
 
     async def live_keys(self) -> list[str]:
         async with self.db.transaction(readonly=True) as tx:
@@ -393,26 +364,6 @@ class SharedTables:
             task = asyncio.get_running_loop().create_task(self._follow(key))
             self._refreshing[key] = task
             task.add_done_callback(lambda _: self._refreshing.pop(key, None))
-
-    def _heard_meta(self, key: str, name: str, value: Any, has_value: bool) -> None:
-        if key not in self.memory.tables and key not in self._ended:
-            return  # read with the table when it is loaded
-        if not has_value:
-            self._task(self._reload_meta(key))
-        elif key in self.memory.tables:
-            self.memory.meta(key)[name] = value
-        else:
-            self._ended[key][name] = value
-
-    async def _reload_meta(self, key: str, ended: bool = False) -> None:
-        """Read a table's adapter values as stored (``ended``: kept even without a live
-        table in memory, for ``memory_keys``)."""
-        async with self.bookkeeping.transaction(readonly=True) as tx:
-            rows = await tx.load_table_meta(key)
-        if key in self.memory.tables:
-            self.memory.meta(key).update(rows)
-        elif ended or key in self._ended:
-            self._ended[key] = {**(self._ended.get(key) or {}), **rows}
 
     async def _follow(self, key: str) -> None:
         """Reload until this worker's copy is at least as new as the newest it heard of.
@@ -483,7 +434,9 @@ class SharedTables:
             return cached  # as new as the row (or newer: a read that began before our commit)
         self._seated.pop(key, None)  # another worker wrote it: its seats too, maybe
         try:
-            t = await self._rebuild(tx, key, row, cached, ahead)
+            t = await rebuild(tx, row, cached, self._dealing, ahead)
+            if cached is None:
+                await self.values.first(tx, key, dict(row.record))
         except (KeyError, TypeError, ValueError, GoujiError) as err:
             if row.live:
                 raise
@@ -491,6 +444,7 @@ class SharedTables:
             log.warning("ended table %s not read back: %r", key, err)
             self._gone(key)
             return None
+        self._sync[key] = LogSync(t.deal_no, len(t.log))  # the store holds its whole log
         self.memory.keep(key, cached, t)
         self._versions[key] = row.version
         return t
@@ -499,7 +453,7 @@ class SharedTables:
         """No table to hold at ``key``: forget this worker's copy, keeping its adapter
         values (``memory_keys``)."""
         if key in self.memory.tables:
-            self._ended[key] = dict(self.memory.meta(key))
+            self.values.keep_ended(key)
             self.memory.forget(key)
         self._versions.pop(key, None)
         self._newest.pop(key, None)  # nothing left to follow (or to catch up with)
@@ -510,92 +464,11 @@ class SharedTables:
         # and nothing to follow: no versions kept per table ever played here.
         self._sync.pop(key, None)
         if t is not None and not t.live():
-            self._ended[key] = dict(self.memory.meta(key))
+            self.values.keep_ended(key)
             self._versions.pop(key, None)
             self._newest.pop(key, None)
             self._seated.pop(key, None)
-        self._dealt.pop(key, None)
-
-    async def _first_meta(self, tx: StoreTx, key: str, record: dict[str, Any]) -> None:
-        """The adapter values of a table read for the first time (later changes come
-        with their notifications). A copy held already keeps its own: this worker's and
-        those it heard since. The record carries the committing worker's copy of them,
-        which may be older — it had not yet heard the chat's sender store a new table or
-        hand message's id — and, put back over a held copy, it had a table message
-        posted again (``tests/store/test_forum.py``). The values are written by the
-        chat's one sender, and a sender taking the chat over reads them from the store
-        first (``_recall``)."""
-        meta = record.get("meta")
-        kept = self.memory.meta(key)
-        kept.clear()
-        kept.update(meta if isinstance(meta, dict) else {})
-        kept.update(await tx.load_table_meta(key))
-
-    async def _rebuild(
-        self,
-        tx: StoreTx,
-        key: str,
-        row: StoredTable,
-        cached: Table | None,
-        ahead: ActionsSince | None = None,
-    ) -> Table:
-        """The table exactly as the worker that wrote the row left it. A cached copy of the
-        same deal (memory holds committed states only) is caught up with the actions it
-        lacks instead of replaying the deal from its first card (``ahead``: those read
-        with the row, if they are the ones it lacks)."""
-        record = dict(row.record)
-        t = table_from_json(record)
-        if cached is None:
-            await self._first_meta(tx, key, record)
-        run = record.get("run") or {}
-        dealt = self._note_dealt(key, t, dealt_from_json(run.get("dealt")))
-        if t.rules is not None and (t.status is TableStatus.PLAYING or dealt is not None):
-            same_deal = (
-                cached is not None
-                and cached.run.state is not None
-                and (cached.match_seed, cached.deal_no, cached.hand_seed)
-                == (t.match_seed, t.deal_no, t.hand_seed)
-            )
-            if cached is not None and cached.run.state is not None and same_deal:
-                state, replayed = cached.run.state, list(cached.log)
-            else:
-                dealt_with = (None, None) if dealt is None else (dealt.owed, dealt.streaks)
-                state, replayed = deal_start(t, *dealt_with), []
-            start = len(replayed)
-            if ahead is not None and (ahead.deal_no, ahead.start) == (t.deal_no, start):
-                logged = list(ahead.actions)
-            else:
-                logged = await tx.load_actions(key, t.deal_no, start=start)
-            replay(t, state, replayed, logged)
-        restore_runtime(t.run, run)
-        self._sync[key] = LogSync(t.deal_no, len(t.log))
-        return t
-
-    def _note_dealt(self, key: str, t: Table, dealt: Dealt | None) -> Dealt | None:
-        """How the table's ended hand was dealt, as its row has it (kept, so this
-        worker's next write of the table carries it on); None while a hand is in play,
-        or when the row has none for its deal."""
-        if t.status is TableStatus.PLAYING or dealt is None or dealt.deal_no != t.deal_no:
-            self._dealt.pop(key, None)
-            return None
-        self._dealt[key] = dealt
-        return dealt
-
-    def _dealt_of(self, key: str, before: Table | None, t: Table) -> Dealt | None:
-        """What the row of ``t`` keeps of how its last hand was dealt: once the hand has
-        ended, the table's tributes and streaks are the next hand's (``Dealt``)."""
-        if t.status is TableStatus.PLAYING:
-            self._dealt.pop(key, None)
-            return None
-        if (
-            before is not None
-            and before is not t
-            and before.status is TableStatus.PLAYING
-            and before.deal_no == t.deal_no
-        ):
-            self._dealt[key] = Dealt(t.deal_no, before.hand_owed, before.hand_streaks)
-        dealt = self._dealt.get(key)
-        return dealt if dealt is not None and dealt.deal_no == t.deal_no else None
+        self._dealing.forget(key)
 
     # -- writing a step -------------------------------------------------------------------
     async def _write(
@@ -617,7 +490,7 @@ class SharedTables:
         players = None if self._seated.get(key) == seated else seated
         # One statement on PostgreSQL: the table, its actions and hands, its deadline row
         # and the messages it causes (keyed by the new version: written once per version).
-        write = self._table_write(t, c, players, self._dealt_of(key, before, t))
+        write = self._table_write(t, c, players, self._dealing.of(key, before, t))
         # In flight from now: a one-statement write commits before it returns, and its
         # notice may be heard first — it is this worker's own commit, not another's to
         # follow (nor one whose messages a lingering lease should send).
@@ -690,7 +563,7 @@ class SharedTables:
                 if t is None:
                     await tx.set_deadline(key, "", None)
                     return
-                outs[key] = await tick(_TimerUnit(self, tx, t))
+                outs[key] = await tick(TimerUnit(self, tx, t))
             except BaseException:
                 self._rolled_back(key)
                 raise
@@ -797,85 +670,12 @@ class SharedTables:
         adapter recalls from all of them) — and the adapters forget what they counted."""
         keys = {*chats, *(k for k in self.memory_keys(owner) if lease_key(k) == owner)}
         for key in sorted(keys):
-            await self._reload_meta(key, ended=True)
+            await self.values.reload(key, ended=True)
         self.sinks.recall(owner)
 
 
 class _Refused(Exception):
     """Another worker changed the table or its settings since this worker's copy."""
-
-
-class _ReadUnit:
-    """A table read to look at (a query): there is nothing to resume or commit."""
-
-    def __init__(self, tables: SharedTables, chat: ChatRef, t: Table | None) -> None:
-        self._tables = tables
-        self._chat = chat
-        self.table = t
-        self.restored = False
-
-    async def settings(self) -> GroupSettings:
-        return await self._tables.group_settings(self._chat)
-
-    async def commit(self, c: Commit) -> bool:
-        raise AssertionError("a table read to look at is not committed")
-
-
-class _CopyUnit:
-    def __init__(
-        self, tables: SharedTables, chat: ChatRef, t: Table, version: int, seen: Seen
-    ) -> None:
-        self._tables = tables
-        self._chat = chat
-        self._version = version
-        self._seen = seen
-        self.table: Table | None = t
-        self.restored = False
-
-    async def settings(self) -> GroupSettings:
-        return self._tables.settings_of(self._chat, self._seen[1])
-
-    async def commit(self, c: Commit) -> bool:
-        return await self._tables.write_on_copy(self._chat, c, self._version, self._seen)
-
-
-class _TxUnit:
-    def __init__(
-        self,
-        tables: SharedTables,
-        tx: StoreTx,
-        chat: ChatRef,
-        t: Table | None,
-        raw: dict[str, Any] | None,
-    ) -> None:
-        self._tables = tables
-        self._tx = tx
-        self._chat = chat
-        self._raw = raw
-        self.table = t
-        self.restored = False
-
-    async def settings(self) -> GroupSettings:
-        return self._tables.settings_of(self._chat, self._raw)
-
-    async def commit(self, c: Commit) -> bool:
-        return await self._tables.write_in(self._tx, self._chat, c)
-
-
-class _TimerUnit:
-    def __init__(self, tables: SharedTables, tx: StoreTx, t: Table) -> None:
-        self._tables = tables
-        self._tx = tx
-        self.table: Table | None = t
-        self.restored = False
-
-    async def settings(self) -> GroupSettings:
-        assert self.table is not None
-        return await self._tables.timer_settings(self._tx, self.table.chat)
-
-    async def commit(self, c: Commit) -> bool:
-        await self._tables.write_timer(self._tx, c)
-        return True
 
 
 def _row_of(due: Due | None) -> tuple[str, float | None]:

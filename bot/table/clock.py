@@ -15,6 +15,13 @@ class SystemClock:
         return time.monotonic()
 
 
+class WallClock:
+    """Deadlines are compared across processes and machines: wall time, not monotonic."""
+
+    def now(self) -> float:
+        return time.time()
+
+
 class FakeClock:
     """A clock that moves only when told to."""
 

@@ -51,7 +51,7 @@ def tick(c: Ctx) -> bool:
         st = c.t.run.state
         if st is not None and st.to_act is not None:
             # The step names the turn: a warning delivered after it was played is left
-            # unsent (``SharedTableManager._deliver``).
+            # unsent (``SharedTables._deliver``, bot.cluster.shell).
             c.private_note(st.to_act, NoteCode.TURN_WARNING, step=st.step)
         return True
     return False
