@@ -221,26 +221,25 @@ class _Keys:
         return [self.keys([play]), [self.back(kind)]]
 
     def returns(self, giver: int, picked: Counts | None) -> Rows:
-        owed = {r.giver: r.count for r in self.controls.returns}
-        count = owed.get(giver)
-        if count is None:
+        """还贡 card by card: each pick leads towards a return the controls offer."""
+        owed = next((r for r in self.controls.returns if r.giver == giver), None)
+        if owed is None:
             return self.root()
-        have = self.priv.view.hand
         chosen = picked or counts_of("")
-        if any(c > h for c, h in zip(chosen, have, strict=True)) or sum(chosen) > count:
+        if not any(_within(chosen, o) for o in owed.options):
             chosen = counts_of("")
         shown = cards_text(chosen, self.lang) or "—"
-        head = t("tg_btn_selected", self.lang, cards=shown, k=sum(chosen), count=count)
+        head = t("tg_btn_selected", self.lang, cards=shown, k=sum(chosen), count=owed.count)
 
         def pick(cards: Counts) -> Control:
             return Control.to(Op.PICK, Nav(ActionKind.RETURN_TRIBUTE, giver=giver, cards=cards))
 
         rows: Rows = [[self.button(head, pick(chosen))]]
-        if sum(chosen) < count:
+        if chosen not in owed.options:
             picks = [
                 self.button(cards_text(counts_of(ch), self.lang), pick(_plus(chosen, i)))
                 for i, ch in enumerate(NOTATION)  # low cards first: the usual return
-                if have[i] > chosen[i]
+                if any(_within(_plus(chosen, i), o) for o in owed.options)
             ]
             rows += _chunk(picks, 5)
         else:
@@ -250,6 +249,10 @@ class _Keys:
         if sum(chosen):
             rows.append([self.button(t("tg_btn_reset", self.lang), pick(counts_of("")))])
         return rows + self.footer()
+
+
+def _within(part: Counts, whole: Counts) -> bool:
+    return all(p <= w for p, w in zip(part, whole, strict=True))
 
 
 def _plus(cards: Counts, i: int) -> Counts:

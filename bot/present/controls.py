@@ -224,14 +224,15 @@ def asks_of(table: TableSnapshot) -> tuple[Control, ...]:
 
 def controls_of(private: PrivateSnapshot, table: TableSnapshot) -> Controls:
     """Everything the seat of ``private`` is offered now."""
-    if private.autoplay:
+    over = private.view.public.result is not None  # nothing is left to press
+    if private.autoplay or over:
         # 托管: the AI decides at once; what the seat may press is taking its seat back.
-        return Controls(private.seat, private.version, own=_own(private), asks=asks_of(table))
+        own = () if over else _own(private)
+        return Controls(private.seat, private.version, own=own, asks=asks_of(table))
     menu = private.menu
     kinds = menu.kinds()
     order = (ActionKind.BURN, ActionKind.PLAY) if ActionKind.PLAY not in kinds else PLAY_KINDS
     trees = tuple((k, menu.tree(k)) for k in order if k in kinds)
-    over = private.view.public.result is not None
     return Controls(
         seat=private.seat,
         version=private.version,
@@ -242,7 +243,7 @@ def controls_of(private: PrivateSnapshot, table: TableSnapshot) -> Controls:
         returns=menu.returns,
         decline=Control(Op.DECLINE) if _may_decline(private, kinds) else None,
         ready=Control(Op.READY) if _may_ready(private, table) else None,
-        own=() if over else _own(private),
+        own=_own(private),
         asks=asks_of(table),
     )
 
