@@ -186,7 +186,14 @@ async def test_under_autoplay_only_taking_the_seat_back_is_offered() -> None:
     assert got.reply is not None and got.reply.ok and got.controls is not None
     assert got.priv is not None and got.priv.autoplay
     assert got.controls.actions() == frozenset() and got.controls.ready is None
-    assert got.controls.own == (Control(Op.AUTOPLAY, on=False), Control(Op.REFRESH))
+    # (the AI may have played the hand out at once: then nothing at all is left)
+    priv, snap = views(await table(4))
+    controls = controls_of(replace(priv, autoplay=True), snap)
+    assert priv.view.public.result is None and priv.legal
+    assert controls.actions() == frozenset() and controls.own == (
+        Control(Op.AUTOPLAY, on=False),
+        Control(Op.REFRESH),
+    )
 
 
 async def test_a_stranger_holds_no_hand() -> None:
