@@ -58,9 +58,9 @@ def snapshot(legal: list[Action], role: str = "turn") -> PrivateSnapshot:
     )
 
 
-def view_of(priv: PrivateSnapshot, pick: Pick, declare_open: bool = False) -> discord.ui.View:
-    """The seat's private view, its controls decided for a table in play."""
-    table = TableSnapshot(
+def table_of(priv: PrivateSnapshot, declare_open: bool = False) -> TableSnapshot:
+    """A table in play around ``priv``'s seat (for ``controls_of``)."""
+    return TableSnapshot(
         key=priv.key,
         status=TableStatus.PLAYING,
         seats=(None,) * 6,
@@ -75,7 +75,11 @@ def view_of(priv: PrivateSnapshot, pick: Pick, declare_open: bool = False) -> di
         declare_open=declare_open,
         last_result=None,
     )
-    return private_view(priv, REF, pick, controls_of(priv, table))
+
+
+def view_of(priv: PrivateSnapshot, pick: Pick, declare_open: bool = False) -> discord.ui.View:
+    """The seat's private view, its controls decided for a table in play."""
+    return private_view(priv, REF, pick, controls_of(priv, table_of(priv, declare_open)))
 
 
 def action_from(op: str) -> Action | None:

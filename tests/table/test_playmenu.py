@@ -35,7 +35,6 @@ from bot.table import (
     Act,
     AddBots,
     FakeClock,
-    GroupSettings,
     OpenTable,
     PrivateSnapshot,
     Ready,
@@ -43,10 +42,10 @@ from bot.table import (
     Start,
     TableManager,
     TableSnapshot,
-    TableStatus,
 )
 
 from ..discord.test_units import snapshot as unit_snapshot
+from ..discord.test_units import table_of
 from .conftest import CHAT, PLAYERS, set_settings
 
 ME = PLAYERS[0]
@@ -278,24 +277,6 @@ async def test_the_random_hands_meet_many_kinds_of_control() -> None:
     assert wanted <= seen, seen
 
 
-def built_table(priv: PrivateSnapshot) -> TableSnapshot:
-    return TableSnapshot(
-        key=priv.key,
-        status=TableStatus.PLAYING,
-        seats=(None,) * 6,
-        creator="",
-        settings=GroupSettings(),
-        rules=None,
-        hand_no=1,
-        totals=(0, 0),
-        public=None,
-        version=priv.version,
-        window_open=True,
-        declare_open=False,
-        last_result=None,
-    )
-
-
 @pytest.mark.parametrize("role", ["burn", "return"])
 async def test_every_front_end_offers_burns_and_returns_alike(role: str) -> None:
     """A burn window (burning is all the seat may do: "not burning" is offered) and a
@@ -309,7 +290,7 @@ async def test_every_front_end_offers_burns_and_returns_alike(role: str) -> None
     else:
         legal = [Action(ActionKind.RETURN_TRIBUTE, parse(c), 5) for c in ("3", "4", "K")]
     priv = unit_snapshot(legal, role)
-    snap = built_table(priv)
+    snap = table_of(priv)
     want = decided(priv, snap)
     kinds = {Op.BURN, Op.DECLINE} if role == "burn" else {Op.RETURN}
     assert kinds <= {c.op for c in want}
