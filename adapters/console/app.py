@@ -145,7 +145,7 @@ class ConsoleTable:
         self.manager = self._manager(store or self._own_store)
         self.chat = ChatRef("console", "local")
         self.me = ME if lang == "zh" else ME_EN
-        self.manager.subscribe(self._on_out)
+        self.manager.subscribe(self._on_out, hands=True)  # the one player's own screen
         self.pending: list[Out] = []
         self.fresh: list[str] = []  # messages since the screen was last drawn
         self.shown_keys: set[str] = set()  # notice keys printed since the last command

@@ -107,7 +107,7 @@ class DiscordBot:
         # A drawer it was given is shared (adapters/main.py: with the Telegram bot), and
         # ends with the process; one it made itself it closes when it stops.
         self._own_drawer = drawer is None
-        manager.subscribe(self._on_out)
+        manager.subscribe(self._on_out, DISCORD, hands=True)
         self._installed = False
         self._gateway: asyncio.Task[None] | None = None
 

@@ -38,7 +38,6 @@ from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableCh
 
 from ..bounded import CHATS, USERS, BoundedMap
 from ..drawing import Drawer
-from ..frontends import DISCORD
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
 from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_budget
@@ -182,8 +181,7 @@ class Sender:
 
     # -- the manager's outputs ---------------------------------------------------------
     async def on_out(self, out: Out) -> None:
-        if not DISCORD.owns(out.table):
-            return
+        # Only Discord's tables' outputs reach it (subscribed for DISCORD's alone).
         tm = self._table(out.table)
         match out:
             case TableChanged():

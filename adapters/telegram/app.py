@@ -190,7 +190,7 @@ class TelegramBot:
     def _connect(self, manager: TableManager) -> None:
         """Updates in (the router's handlers), outputs out (the manager's events)."""
         self.router.register(self.app)
-        manager.subscribe(self.publisher.on_out)
+        manager.subscribe(self.publisher.on_out, TELEGRAM, hands=True)
         manager.subscribe_replies(self.ctx.relayed)
         manager.subscribe_recalls(self.sender.recall_chat)
 

@@ -38,17 +38,20 @@ class TableIds:
     def __init__(self, manager: TableManager, limit: int = 50_000) -> None:
         self.manager = manager
         self._by_tid: BoundedDict[str, str] = BoundedDict(limit)
-        manager.subscribe(self._on_out)
+        manager.subscribe(self._on_out, TELEGRAM)
 
     async def _on_out(self, out: Out) -> None:
-        if isinstance(out, TableChanged):
-            self.tid(out.table)
+        if isinstance(out, TableChanged) and out.snapshot is not None:
+            self._note(out.table, out.snapshot.match_id)
 
     def tid(self, key: str) -> str | None:
         snap = self.manager.snapshot(key)
         if snap is None or not TELEGRAM.owns(key):
             return None
-        tid = short_id(key, snap.match_id)
+        return self._note(key, snap.match_id)
+
+    def _note(self, key: str, match_id: int) -> str:
+        tid = short_id(key, match_id)
         self._by_tid[tid] = key
         return tid
 

@@ -33,7 +33,6 @@ from bot.table.cache import BoundedDict
 from bot.table.describe import note_text, notice_text
 
 from ..bounded import CHATS, USERS, BoundedSet
-from ..frontends import TELEGRAM
 from .book import MessageRef
 from .callback import ReviewPress, encode
 from .context import Context
@@ -95,10 +94,8 @@ class Publisher:
 
     # -- the manager's outputs -----------------------------------------------------------
     async def on_out(self, out: Out) -> None:
-        key = out.table
-        if not TELEGRAM.owns(key):
-            return  # another platform's table
-        snap = self.ctx.manager.snapshot(key)
+        key = out.table  # a Telegram table's (subscribed for TELEGRAM's alone)
+        snap = out.snapshot if isinstance(out, TableChanged) else self.ctx.manager.snapshot(key)
         lang = snap.settings.lang if snap is not None else "zh"
         chat = ChatRef.from_key(key)
         match out:

@@ -78,9 +78,11 @@ def result_from_json(raw: dict[str, Any]) -> HandResult:
 
 def out_to_json(out: Out) -> dict[str, Any]:
     match out:
-        case TableChanged(table):
+        # The snapshots are never on the wire (a hand's is a player's cards): the worker
+        # that delivers the output fills them in from its copy (``bot.table.sinks``).
+        case TableChanged(table=table):
             return {"kind": "table", "table": table}
-        case HandChanged(table, user, seat):
+        case HandChanged(table=table, user=user, seat=seat):
             return {"kind": "hand", "table": table, "user": user, "seat": seat}
         case PrivateNote(table, user, key, params):
             return {

@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..ai import Policy, policy_for
@@ -45,6 +45,7 @@ from .model import ChatRef, GroupSettings, TableStatus
 from .outputs import (
     Deadline,
     DeadlineKind,
+    HandChanged,
     Json,
     Out,
     PrivateSnapshot,
@@ -57,7 +58,7 @@ from .ports import Access, Commit, HandRow, OutOfDate, Profile, Publisher, Repos
 from .ports import next_due as _next_due
 from .record import Table
 from .settings import apply_setting_changes
-from .sinks import RecallSink, ReplySink, Sink, Sinks
+from .sinks import Platform, RecallSink, ReplySink, Sink, Sinks
 from .thinking import run_watched
 
 __all__ = ["HandRow", "RecallSink", "ReplySink", "Sink", "TableManager", "checked_settings"]
@@ -130,10 +131,14 @@ class TableManager:
         # it was drawn from (a step always makes a new table object).
         self._privates: dict[tuple[str, int], tuple[Table, int, PrivateSnapshot]] = {}
         self.memory.on_forget(self._forgotten)
+        self.sinks.fill_with(self._filled)
 
     # -- wiring -----------------------------------------------------------------------
-    def subscribe(self, sink: Sink) -> None:
-        self.sinks.subscribe(sink)
+    def subscribe(self, sink: Sink, platform: Platform | None = None, hands: bool = False) -> None:
+        """Outputs of ``platform``'s tables (a ``FrontEnd``; None: every table's) to
+        ``sink``, thick (``bot.table.sinks``); ``hands``: with each player's own view,
+        for a sink that shows it to that player alone."""
+        self.sinks.subscribe(sink, platform, hands)
 
     def subscribe_replies(self, sink: ReplySink) -> None:
         """Where ``relay_reply``'s replies are handed back to the adapters to send."""
@@ -215,6 +220,18 @@ class TableManager:
         priv = private_snapshot(t, seat)
         self._privates[(key, seat)] = (t, t.version, priv)
         return priv
+
+    def _filled(self, out: Out, hands: bool) -> Out:
+        """An output with the snapshot it announces, as the table stands now."""
+        if isinstance(out, TableChanged):
+            snap = self.snapshot(out.table)
+            return out if snap is None else replace(out, version=snap.version, snapshot=snap)
+        if isinstance(out, HandChanged):
+            t = self.memory.get(out.table)
+            version = out.version if t is None else t.version
+            priv = self.private_snapshot(out.table, out.user) if hands else None
+            return replace(out, version=version, snapshot=priv)
+        return out
 
     async def hint(self, key: str, user_id: str) -> Hint:
         """💡 The expert's choice for this player's current decision, if the group allows

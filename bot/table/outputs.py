@@ -51,18 +51,27 @@ def param(params: Params, name: str) -> Param:
 # -- outputs ----------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class TableChanged:
-    """The group's table message should show the latest snapshot."""
+    """The group's table message should show the latest snapshot: ``snapshot``, the
+    table as it stands when the output is handed to the adapters (filled in then by the
+    manager's sinks, ``bot.table.sinks``; None when there is no table any more)."""
 
     table: str
+    version: int = field(default=0, compare=False)
+    snapshot: TableSnapshot | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
 class HandChanged:
-    """One player's hand or options changed: update their private view."""
+    """One player's hand or options changed: update their private view. ``snapshot`` is
+    that player's own view (their cards): only a sink subscribed to see hands gets it —
+    one that sends it to this player alone — every other sink gets None
+    (``bot.table.sinks``); never written to the outbox, a log line or a repr."""
 
     table: str
     user: str
     seat: int
+    version: int = field(default=0, compare=False)
+    snapshot: PrivateSnapshot | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
