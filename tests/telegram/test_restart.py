@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adapters.telegram.sendlog import TableMetaMemory
 from bot.i18n import t
 from bot.table import TableStatus
 
@@ -118,5 +119,23 @@ async def test_my_cards_after_a_restart_posts_the_hand_again(tmp_path: Path) -> 
     await h.restart()
     answer = await h.press(li, h.table_message(), mine)
     assert "start=h_" in answer.get("url", ""), answer
+    assert not h.errors, h.errors
+    await h.close()
+
+
+async def test_the_group_budget_history_survives_a_restart(tmp_path: Path) -> None:
+    """The calls made in the group before a restart — and which of them were table edits —
+    are what the new process's sender starts from (docs/telegram.md, 'the group budget'):
+    a restart does not reset the pacing, nor slow table edits as if all calls were posts."""
+    h, _ = await restarted_mid_turn(tmp_path)
+    await h.drain()
+    memory = TableMetaMemory(h.manager)
+    sent, edits = list(memory.load(GROUP_ID)), list(memory.load_edits(GROUP_ID))
+    assert edits, "the table's edits in the last minute were recorded"
+    assert set(edits) <= set(sent)
+    await h.restart()
+    memory = TableMetaMemory(h.manager)
+    assert list(memory.load(GROUP_ID)) == sent
+    assert list(memory.load_edits(GROUP_ID)) == edits
     assert not h.errors, h.errors
     await h.close()
