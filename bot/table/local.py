@@ -10,8 +10,8 @@ deal's actions, and the manager ``resume``s it. Timers are a dict of due times."
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from ..engine.errors import GoujiError
@@ -55,10 +55,12 @@ class LocalRepository:
         return self.store is not None  # without a store a table could not come back
 
     # -- units ------------------------------------------------------------------------
-    @asynccontextmanager
-    async def open(self, chat: ChatRef, access: Access) -> AsyncIterator[Unit]:
+    def open(self, chat: ChatRef, access: Access) -> AbstractAsyncContextManager[Unit]:
         """The table (in memory, or rebuilt from the store if it left memory); every
         access is the same here: memory is the truth."""
+        return _Opening(self, chat)
+
+    async def unit(self, chat: ChatRef) -> _LocalUnit:
         t = self.memory.get(chat.key)
         restored = False
         if t is None and self.store is not None:
@@ -66,7 +68,7 @@ class LocalRepository:
             if record is not None:
                 t = await self._rebuild(chat.key, record)
                 restored = t is not None
-        yield _LocalUnit(self, chat, t, restored)
+        return _LocalUnit(self, chat, t, restored)
 
     async def _rebuild(self, key: str, record: dict[str, Any]) -> Table | None:
         assert self.store is not None
@@ -210,6 +212,23 @@ class LocalRepository:
 
     async def recent_hands(self, group_key: str, limit: int) -> list[HandRow]:
         return [] if self.store is None else await self.store.recent_hands(group_key, limit)
+
+
+class _Opening:
+    """``LocalRepository.open``: nothing to close (a class, not a generator: every
+    command passes here)."""
+
+    __slots__ = ("_chat", "_repo")
+
+    def __init__(self, repo: LocalRepository, chat: ChatRef) -> None:
+        self._repo = repo
+        self._chat = chat
+
+    async def __aenter__(self) -> Unit:
+        return await self._repo.unit(self._chat)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
 
 
 class _LocalUnit:

@@ -359,10 +359,13 @@ class TableManager:
     async def handle(self, cmd: Command) -> Reply:
         key = cmd.chat.key
         started = time.perf_counter()
+        # A settings change never runs on a copy: it may leave the table as it is, and a
+        # copy commits only a table that changed (``bot.cluster.shell``).
+        access = Access.LOCKED if isinstance(cmd, ChangeSettings) else Access.COPY
         async with self.lock(key):
             self._time("local_lock", started)
             try:
-                async with self.repository.open(cmd.chat, Access.COPY) as unit:
+                async with self.repository.open(cmd.chat, access) as unit:
                     done = await self._command(unit, cmd)
             except OutOfDate:
                 async with self.repository.open(cmd.chat, Access.LOCKED) as unit:
@@ -477,9 +480,9 @@ class TableManager:
             return t is None
         if not t.live():
             return now - touched >= self.finished_ttl
-        waiting = _next_due(t, self.config.warn_before_seconds) is not None
-        idle = not waiting and now - touched >= self.idle_ttl
-        return idle and self.repository.durable  # else it could not come back
+        if now - touched < self.idle_ttl or not self.repository.durable:
+            return False  # touched lately, or it could not come back
+        return _next_due(t, self.config.warn_before_seconds) is None  # no timer running
 
     def _forgotten(self, key: str, t: Table | None) -> None:
         for seat in range(1, 7):

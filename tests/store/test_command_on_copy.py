@@ -19,6 +19,7 @@ from bot.store import Store, StoreTx, TableWrite
 from bot.store.backend import Tx
 from bot.table import (
     Actor,
+    ChangeSettings,
     ChatRef,
     FakeClock,
     GroupSettings,
@@ -161,6 +162,22 @@ async def test_settings_changed_elsewhere_send_the_command_under_the_lock(
     assert (await a.handle(Join(chat=CHAT, actor=YOU))).ok
     assert a.timings.summary().get("write_if_refused") is not None
     assert a.settings_cache[CHAT.group_key].turn_seconds == 45  # read under the lock
+
+
+async def test_a_settings_change_is_never_made_on_a_copy(
+    pair: tuple[TableManager, TableManager],
+) -> None:
+    """A settings change runs under the lock (it may change nothing of the table, and a
+    copy's one checked statement writes only a table that changed): stored, every time."""
+    a, b = pair
+    assert (await a.handle(OpenTable(chat=CHAT, actor=ME))).ok
+    assert await a.load() == 1 and await b.load() == 1
+    await current(a)
+    admin = Actor("u1", "甲", is_admin=True)
+    change = ChangeSettings(chat=CHAT, actor=admin, changes={"turn_seconds": 60})
+    assert (await a.handle(change)).ok
+    assert (await b.group_settings(CHAT)).turn_seconds == 60
+    assert a.timings is not None and a.timings.summary().get("write_if") is None
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
