@@ -43,7 +43,7 @@ from typing import Protocol
 
 from bot.cluster import receipts
 
-from ..budget import RateBudget
+from ..pacing.budget import RateBudget
 
 log = logging.getLogger(__name__)
 

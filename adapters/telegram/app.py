@@ -163,7 +163,8 @@ class TelegramBot:
         # The budget remembers call times across a restart in wall-clock seconds; a fake
         # clock in tests stands for both.
         wall = time.time if isinstance(clock, SystemClock) else clock.now
-        self.sender = Sender(clock, memory=TableMetaMemory(manager), wall=wall)
+        memory = TableMetaMemory(manager)  # the budget's window and a 429's pause
+        self.sender = Sender(clock, memory=memory, pauses=memory, wall=wall)
         self.ctx = Context(
             manager=manager,
             sender=self.sender,

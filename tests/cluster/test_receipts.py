@@ -10,7 +10,7 @@ import warnings
 
 from telegram.error import RetryAfter
 
-from adapters.budget import BudgetMemory
+from adapters.pacing import BudgetMemory
 from adapters.telegram.sender import Sender, _retry_seconds
 from bot.cluster import receipts
 from bot.table import FakeClock

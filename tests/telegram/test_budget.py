@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
-from adapters.budget import RateBudget
+from adapters.pacing import RateBudget
 from adapters.telegram.sender import GROUP_LIMIT, GROUP_RESERVE, Sender
 from bot.table import FakeClock
 

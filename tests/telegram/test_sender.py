@@ -240,7 +240,7 @@ async def test_a_pump_drains_only_the_chats_with_work() -> None:
     drain = sender._drain
 
     async def counted(lane):  # type: ignore[no-untyped-def]
-        drained.append(lane.chat_id)
+        drained.append(lane.chat)
         await drain(lane)
 
     sender._drain = counted  # type: ignore[method-assign]
