@@ -40,7 +40,7 @@ from ..bounded import CHATS, USERS, BoundedMap
 from ..drawing import Drawer
 from .custom_ids import Ref
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
-from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_budget
+from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_rules
 from .records import review_view
 from .views import (
     Pick,
@@ -104,7 +104,8 @@ class Sender:
         self.table_interval = table_interval
         self.private_interval = private_interval
         self.timing: Timing = timing or LoopTiming()
-        self.budget = channel_budget(self.timing)
+        # One budget for every channel, its memory kept with each channel's table.
+        self.rules = channel_rules(self.timing, manager)
         # Bounded; a finished table and its players' views also leave once written out.
         self.tables: BoundedMap[str, TableMessage] = BoundedMap(CHATS)
         self.privates: BoundedMap[tuple[str, str], PrivateMessage] = BoundedMap(USERS)
@@ -118,8 +119,10 @@ class Sender:
         tm = self.tables.get(key)
         if tm is None:
             ref = Ref.from_key(key)
+            # The lane's chat is the table's key (a channel has one table): its memory
+            # is that table's meta.
             writer = ChannelWriter(
-                ref.channel, self.budget, self.timing, self.table_interval, lambda: self._idle(key)
+                key, self.rules, self.timing, self.table_interval, lambda: self._idle(key)
             )
             tm = self.tables[key] = TableMessage(ref, writer)
         return tm

@@ -2,7 +2,7 @@
 budgets, FIFO posts, coalesced edits, 429 pauses, receipts fencing, history kept."""
 
 from .budget import BudgetMemory, NoMemory, RateBudget
-from .lane import Job, Lane, Limits, NoPauses, PauseMemory, Rules, running_ack
+from .lane import Job, Lane, Limits, NoPauses, PauseMemory, Rules, calling, running_ack
 from .pacer import Pacer
 from .rate import GlobalRate, NoGlobalRate
 
@@ -19,5 +19,6 @@ __all__ = [
     "PauseMemory",
     "RateBudget",
     "Rules",
+    "calling",
     "running_ack",
 ]

@@ -36,10 +36,11 @@ as Telegram's 30 calls a second): a process-local bucket, or one shared by the w
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -147,6 +148,19 @@ _running: ContextVar[receipts.Ack | None] = ContextVar("gouji_lane_call", defaul
 def running_ack() -> receipts.Ack | None:
     """The outbox message whose call is being made now (None: none, or not relayed)."""
     return _running.get()
+
+
+@contextlib.contextmanager
+def calling(acks: list[receipts.Ack]) -> Iterator[None]:
+    """While the call of ``acks`` (those still sure of their lease) is made:
+    ``running_ack`` names its outbox message, and what it queues in turn goes out under
+    the same lease, or not at all."""
+    token = _running.set(acks[0] if acks else None)
+    try:
+        with receipts.following(acks):
+            yield
+    finally:
+        _running.reset(token)
 
 
 class Lane:
@@ -350,10 +364,8 @@ class Lane:
             return
         await self.rules.rate.acquire()
         made, settled = 1, True
-        token = _running.set(live[0] if live else None)
         try:
-            # What the job queues in turn goes out under the same lease, or not at all.
-            with receipts.following(live):
+            with calling(live):
                 made = int(await post.job())
         except Exception as err:  # a bad job must not stop the chat's queue
             wait = self.rules.retry_of(err)
@@ -362,8 +374,6 @@ class Lane:
                 await self._flooded(Post(post.job, live, post.since, post.expendable), source, wait)
             else:
                 self._failed(err)
-        finally:
-            _running.reset(token)
         if settled:
             # Out: the outbox may mark it sent now. Before the budget's memory is written
             # (a database write with several workers): a worker killed in between would

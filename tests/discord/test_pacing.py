@@ -10,7 +10,7 @@ from adapters.discord.pacing import (
     CHANNEL_WINDOW,
     EDIT_RESERVE,
     ChannelWriter,
-    channel_budget,
+    channel_rules,
 )
 from bot.table import Actor, AddBots, FakeClock, OpenTable, RemoveBot, TableManager, TableStatus
 
@@ -40,7 +40,7 @@ class GatedTiming(SteppingTiming):
 
 async def test_posts_go_first_and_edits_coalesce_within_five_writes_per_five_seconds() -> None:
     timing = SteppingTiming()
-    writer = ChannelWriter(1, channel_budget(timing), timing, edit_interval=2.0)
+    writer = ChannelWriter(1, channel_rules(timing), timing, edit_interval=2.0)
     log: list[tuple[float, str]] = []
     state = {"n": 0}
 

@@ -6,7 +6,7 @@ one instead of posting twice."""
 
 from __future__ import annotations
 
-from adapters.discord.pacing import ChannelWriter, Coalescer, call_nonce, channel_budget
+from adapters.discord.pacing import ChannelWriter, Coalescer, call_nonce, channel_rules
 from bot.cluster import receipts
 from bot.table import FakeClock, TableManager
 from bot.table.outputs import MatchOver
@@ -16,7 +16,7 @@ from .fake import FakeDiscord
 
 
 def writer(timing: SteppingTiming) -> ChannelWriter:
-    return ChannelWriter(1, channel_budget(timing), timing, edit_interval=2.0)
+    return ChannelWriter(1, channel_rules(timing), timing, edit_interval=2.0)
 
 
 async def test_a_write_is_acknowledged_when_its_call_returned() -> None:
