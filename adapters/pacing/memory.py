@@ -6,8 +6,9 @@ which of them were edits, and the end of a 429 pause, so whichever tables surviv
 restart bring the window and the pause back — and on a cluster's worker, so do tables
 that ended lately (``memory_keys``: a match's last messages go out after the commit that
 ended it, perhaps by a worker that has just taken the chat over), and a chat with no
-table at all keeps them under its own key (``bot.cluster.values``). A single process with no live table in a
-chat at its restart has nothing to recall; its budget there then starts empty.
+table at all keeps them under its own key (``bot.cluster.values``). A single process
+with no live table in a chat at its restart has nothing to recall; its budget there
+then starts empty.
 """
 
 from __future__ import annotations
