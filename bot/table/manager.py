@@ -404,7 +404,8 @@ class TableManager:
         async with self.lock(cmd.chat.key), self.repository.open(cmd.chat, Access.READ) as unit:
             table, outs = await self._resumed(unit)
             _, env = self._env(await unit.settings())
-        await self.publisher.committed(cmd.chat.key, outs)
+        if outs:  # a table rebuilt and resumed (nothing else was committed)
+            await self.publisher.committed(cmd.chat.key, outs)
         return step(table, cmd, env).reply
 
     # -- loading ----------------------------------------------------------------------
@@ -412,7 +413,8 @@ class TableManager:
         """The table as its repository has it (under its lock)."""
         async with self.repository.open(chat, Access.READ) as unit:
             t, outs = await self._resumed(unit)
-        await self.publisher.committed(chat.key, outs)
+        if outs:  # a table rebuilt and resumed (a read commits nothing else)
+            await self.publisher.committed(chat.key, outs)
         return t
 
     async def _resumed(self, unit: Unit) -> tuple[Table | None, tuple[Out, ...]]:
