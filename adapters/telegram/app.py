@@ -160,8 +160,7 @@ class TelegramBot:
             token, api_url, request, rate_limiter, calls_per_second
         )
         clock = clock or manager.clock
-        # The budget remembers call times across a restart in wall-clock seconds; a fake
-        # clock in tests stands for both.
+        # The budget keeps call times across a restart in wall-clock seconds (tests: fake).
         wall = time.time if isinstance(clock, SystemClock) else clock.now
         memory = TableMetaMemory(manager)  # the budget's window and a 429's pause
         self.sender = Sender(clock, memory=memory, pauses=memory, wall=wall)
