@@ -73,7 +73,8 @@ class GoujiClient(commands.Bot):
 
 
 class DiscordBot:
-    front_end: FrontEnd = DISCORD
+    """The Discord front end: a gateway client, its slash commands and views, and the
+    Sender that writes each table's channel through the shared pacing lane."""
 
     def __init__(
         self,
@@ -110,6 +111,10 @@ class DiscordBot:
         manager.subscribe(self._on_out, DISCORD, hands=True)
         self._installed = False
         self._gateway: asyncio.Task[None] | None = None
+
+    @property
+    def front_end(self) -> FrontEnd:
+        return DISCORD
 
     async def _on_out(self, out: Out) -> None:
         """The manager's outputs, laid out in Discord's own words (``wording``): the
