@@ -61,12 +61,13 @@ class LocalRepository:
         return _Opening(self, chat)
 
     async def unit(self, chat: ChatRef) -> _LocalUnit:
-        t = self.memory.get(chat.key)
+        key = chat.key
+        t = self.memory.get(key)
         restored = False
         if t is None and self.store is not None:
-            record = await self.store.live_table(chat.key)
+            record = await self.store.live_table(key)
             if record is not None:
-                t = await self._rebuild(chat.key, record)
+                t = await self._rebuild(key, record)
                 restored = t is not None
         return _LocalUnit(self, chat, t, restored)
 
@@ -101,10 +102,11 @@ class LocalRepository:
         if t is None:
             await self._save_settings(chat, c.settings)
             return False
+        key = chat.key
         if c.step.fresh:
-            self._sync[chat.key] = LogSync()
-        self.memory.keep(chat.key, c.before, t)
-        self._schedule(chat.key, c.due)
+            self._sync[key] = LogSync()
+        self.memory.keep(key, c.before, t)
+        self._schedule(key, c.due)
         if t is c.before and not c.step.finished:
             await self._save_settings(chat, c.settings)
             return False

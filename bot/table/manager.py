@@ -68,7 +68,7 @@ log = logging.getLogger(__name__)
 R = TypeVar("R")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Done:
     """A command's step as committed: its answer, outputs, table, new group settings."""
 
@@ -366,10 +366,10 @@ class TableManager:
             self._time("local_lock", started)
             try:
                 async with self.repository.open(cmd.chat, access) as unit:
-                    done = await self._command(unit, cmd)
+                    done = await self._command(unit, cmd, key)
             except OutOfDate:
                 async with self.repository.open(cmd.chat, Access.LOCKED) as unit:
-                    done = await self._command(unit, cmd)
+                    done = await self._command(unit, cmd, key)
         if done.settings is not None:
             self.repository.cache_settings(cmd.chat, done.settings)
         if done.table is None:
@@ -378,7 +378,7 @@ class TableManager:
         self._time("command", started)
         return done.reply
 
-    async def _command(self, unit: Unit, cmd: Command) -> _Done:
+    async def _command(self, unit: Unit, cmd: Command, key: str) -> _Done:
         """The command on its unit: resume a restored table, check new settings, step,
         commit."""
         table, outs = await self._resumed(unit)
@@ -391,7 +391,7 @@ class TableManager:
             settings = changed = checked
         policy, env = self._env(settings, seeded=True)
         mark = time.perf_counter()
-        result = await self._core(cmd.chat.key, policy, step, table, cmd, env)
+        result = await self._core(key, policy, step, table, cmd, env)
         self._time("step", mark)
         await unit.commit(self._commit_of(table, result, changed))
         reply = Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
