@@ -60,6 +60,11 @@ Settled = list[tuple[int, dict[str, Any]]]  # (outbox id, answer) of messages th
 # recognise when retried, so its mark is committed the moment its call returned: the
 # window in which a worker's death sends it twice is that one short transaction.
 EDITS_ONLY = frozenset({"TableChanged"})
+# Outbox kinds that always post a new message (a result picture, the match's end, an
+# adapter's reply). Two of them are never out unmarked at once: the second is handed
+# over only once the first is marked, so a worker's death between a platform's answer
+# and the mark posts at most one message twice (a match's end is a result and a text).
+POSTS_ANEW = frozenset({"HandFinished", "MatchOver", "Reply"})
 
 
 @dataclass
@@ -80,6 +85,17 @@ class Lease:
 
 class _LeaseLost(Exception):
     """Another worker took the chat while this one claimed its next batch."""
+
+
+def _rounds(waiting: list[OutboxMessage]) -> list[list[OutboxMessage]]:
+    """The claimed messages in rounds, each with at most one that posts anew: a round
+    ends before the next such message."""
+    rounds: list[list[OutboxMessage]] = [[]]
+    for message in waiting:
+        if message.kind in POSTS_ANEW and any(m.kind in POSTS_ANEW for m in rounds[-1]):
+            rounds.append([])
+        rounds[-1].append(message)
+    return rounds
 
 
 def _edits_only(handed: list[Handed]) -> bool:
@@ -244,8 +260,8 @@ class OutboxRelay:
                     self._again.discard(owner)
                     continue
                 return sent
-            handed = await self._hand_over_all(owner, lease, waiting)
-            complete = len(handed) == len(waiting)
+            marked, handed, complete = await self._hand_over_all(owner, lease, waiting)
+            sent += marked
             # Claim past pending edits only after a full batch (a burst: more is likely
             # waiting). After a short one it mostly found nothing, or one commit's rows
             # at a time: more claims for the same messages.
@@ -259,8 +275,32 @@ class OutboxRelay:
 
     async def _hand_over_all(
         self, owner: str, lease: Lease, waiting: list[OutboxMessage]
+    ) -> tuple[int, list[Handed], bool]:
+        """Hand the claimed messages to the adapters, in order, while sure of the lease —
+        round by round (``_rounds``): the message that posts anew ending a round is seen
+        out and marked before the next round is handed over; the others (edits, which a
+        group's budget may hold back) are only handed over. Returns how many were marked,
+        what was handed over and not marked, and whether every message was handed over
+        (False: the lease is not sure any more)."""
+        marked, pending = 0, []
+        *firsts, last = _rounds(waiting)
+        for part in firsts:
+            handed = await self._hand_over_part(owner, lease, part)
+            posts = [h for h in handed if h[0].kind in POSTS_ANEW]
+            pending += [h for h in handed if h[0].kind not in POSTS_ANEW]
+            if len(handed) < len(part):
+                return marked, pending + posts, False
+            for _, receipt, _ in posts:
+                if not await self._settled(owner, receipt, lease):
+                    return marked, pending, False
+            count, _ = await self._mark(posts, lease, ride=False)
+            marked += count
+        handed = await self._hand_over_part(owner, lease, last)
+        return marked, pending + handed, len(handed) == len(last)
+
+    async def _hand_over_part(
+        self, owner: str, lease: Lease, waiting: list[OutboxMessage]
     ) -> list[Handed]:
-        """Hand the claimed messages to the adapters, in order, while sure of the lease."""
         handed: list[Handed] = []
         with self.timings.phase("outbox_hand_over"):
             await self._recall_if_taken_over(owner, lease, waiting)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -59,6 +60,8 @@ class Cluster:
     workers: list[Worker] = field(default_factory=list)
     http: aiohttp.ClientSession | None = None
     group: dict[str, Any] = field(default_factory=dict)
+    down: set[int] = field(default_factory=set)  # workers killed (and not started again)
+    rng: random.Random = field(default_factory=lambda: random.Random(38))
 
     @property
     def armed(self) -> Path:
@@ -135,6 +138,7 @@ class Cluster:
         )
         log.close()
         await self.healthy(i)
+        self.down.discard(i)
 
     async def healthy(self, i: int, limit: float = 60.0) -> None:
         w, http = self.workers[i], self.http
@@ -157,6 +161,10 @@ class Cluster:
         assert proc is not None
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        self.down.add(i)
+
+    def index(self, name: str) -> int:
+        return next(i for i, w in enumerate(self.workers) if w.name == name)
 
     # -- the router ---------------------------------------------------------------------
     async def deliver(self, update: dict[str, Any], i: int) -> int | None:
@@ -170,6 +178,19 @@ class Cluster:
                 return r.status
         except aiohttp.ClientError:
             return None
+
+    async def route(self, update: dict[str, Any], limit: float = 120.0) -> int:
+        """Deliver ``update`` to a random live worker until one answers 200 (Telegram
+        delivers it again while none has); which one did."""
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            live = [i for i in range(len(self.workers)) if i not in self.down]
+            if live:
+                i = self.rng.choice(live)
+                if await self.deliver(update, i) == 200:
+                    return i
+            await asyncio.sleep(0.1)
+        raise AssertionError("no worker took the update")
 
     async def say(self, text: str, i: int) -> None:
         """A command in the group, once the bot answered the one before."""

@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -65,6 +66,8 @@ class BotApiServer:
     def __init__(self) -> None:
         self.fake = IndexedFake(WallClock())
         self.answered: dict[str, asyncio.Future[tuple[float, str]]] = {}
+        # Called with every call the fake answered without error, before its answer leaves.
+        self.observe: Callable[[Call], None] | None = None
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -94,6 +97,8 @@ class BotApiServer:
         except ApiError as err:
             call.error = err.code
             return web.json_response(err.body(), status=err.code)
+        if self.observe is not None:
+            self.observe(call)
         if method == "answerCallbackQuery":
             waiter = self.answered.pop(str(params.get("callback_query_id")), None)
             if waiter is not None and not waiter.done():
