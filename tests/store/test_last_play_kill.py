@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from adapters.telegram.views import private_caption
-from bot.cluster.shell import SharedTableManager
+from bot.cluster.shell import shared_manager
 from bot.i18n import t
 from bot.store import Store
 from bot.table import TableStatus
@@ -122,7 +122,7 @@ async def final_caption(target: str) -> str | None:
     try:
         hands = await store.finished_hands(CHAT.group_key)
         assert len(hands) == 1  # the hand is stored once
-        reader = SharedTableManager(store, worker="reader")
+        reader = shared_manager(store, worker="reader")
         await reader.refresh(CHAT.key)
         snap = reader.snapshot(CHAT.key)
         priv = reader.private_snapshot(CHAT.key, str(HUMAN["id"]))
