@@ -65,6 +65,7 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
     from .telegram import TelegramBot
     from .telegram.app import TELEGRAM_RATE_ENV, telegram_rate
 
+    calls = telegram_rate(os.environ.get(TELEGRAM_RATE_ENV))
     bot = TelegramBot(
         manager,
         token,
@@ -73,9 +74,14 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
         webhook_port=int(os.environ.get("GOUJI_TELEGRAM_WEBHOOK_PORT", "8443")),
         listen=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_HOST") or "0.0.0.0",
         webhook_secret=os.environ.get("GOUJI_TELEGRAM_WEBHOOK_SECRET") or None,
-        calls_per_second=telegram_rate(os.environ.get(TELEGRAM_RATE_ENV)),
+        calls_per_second=calls,
         drawer=drawer,
     )
+    if manager.shared and manager.store is not None:
+        from bot.cluster.ratebucket import SharedRate
+
+        # Telegram counts the whole bot's calls: the workers take them from one bucket.
+        bot.share_rate(SharedRate(manager.store.background(), TELEGRAM.platform, calls))
     if web is not None:
         bot.link_web(web.app_url, web.replay_url)
     return bot

@@ -23,6 +23,7 @@ from bot.table import Clock, SystemClock, TableManager
 
 from ..drawing import Drawer
 from ..frontends import TELEGRAM
+from ..pacing import GlobalRate
 from .book import MessageBook
 from .context import Context
 from .group import GroupCommands
@@ -42,8 +43,8 @@ log = logging.getLogger(__name__)
 
 MENU = GROUP_COMMANDS  # the command menu lists every group command, in this order
 ALLOWED_UPDATES = ["message", "callback_query"]
-# Bot API calls a second a worker may make (PTB's limiter; Telegram's bulk limit is about
-# 30 for the whole bot: with N workers, give each 30/N — GOUJI_TELEGRAM_CALLS_PER_SECOND).
+# Bot API calls a second for the whole bot (Telegram's bulk limit is about 30): PTB's
+# limiter in each process, and on several workers the bucket their chat calls share.
 DEFAULT_CALLS_PER_SECOND = 30.0
 TELEGRAM_RATE_ENV = "GOUJI_TELEGRAM_CALLS_PER_SECOND"
 
@@ -69,8 +70,8 @@ def api_urls(api_url: str) -> tuple[str, str]:
 
 
 def telegram_rate(raw: str | None) -> float:
-    """Bot API calls a second this worker may make (PTB's bot-wide limiter; Telegram
-    counts the bot as a whole, so N workers share about 30: set 30/N on each)."""
+    """Bot API calls a second for the whole bot (``GOUJI_TELEGRAM_CALLS_PER_SECOND``):
+    PTB's limiter in each process; several workers share it through the database."""
     if raw is None or not raw.strip():
         return DEFAULT_CALLS_PER_SECOND
     try:
@@ -180,6 +181,12 @@ class TelegramBot:
         self._own_drawer = drawer is None
         self._initialized = False
         self._connect(manager)
+
+    def share_rate(self, rate: GlobalRate) -> None:
+        """Ask ``rate`` before each call to a chat: on several workers a bucket in the
+        database (bot.cluster.ratebucket), so their calls together keep Telegram's
+        bot-wide limit however many workers there are."""
+        self.sender.rules.rate = rate
 
     def link_web(self, table: Callable[[str], str], replay: Callable[[str, int], str]) -> None:
         """Link the web table (adapters/web): the hand message opens a table's page as a

@@ -260,6 +260,14 @@ _STEPS: tuple[str | tuple[str, str], ...] = (
     """,
     # 7: a command in one statement when the worker's copy is current (PostgreSQL's)
     (_NOTHING_HERE, _CHECKED_WRITE),
+    # 8: a platform's bot-wide call rate, shared by every worker (bot.cluster.ratebucket)
+    """
+    CREATE TABLE rate_buckets (
+        name TEXT PRIMARY KEY,
+        tokens {real} NOT NULL,
+        at {real} NOT NULL
+    );
+    """,
 )
 
 SQLITE: tuple[str, ...] = tuple(

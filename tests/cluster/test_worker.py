@@ -64,8 +64,8 @@ async def test_the_service_serves_health_when_a_port_is_set(
 def test_the_bot_wide_call_rate_is_a_setting_for_several_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Telegram counts the bot's calls as a whole: each of N workers gets 30/N, set by
-    GOUJI_TELEGRAM_CALLS_PER_SECOND (default 30); PTB's limiter runs at that rate."""
+    """GOUJI_TELEGRAM_CALLS_PER_SECOND (default 30) is PTB's limiter's rate; the
+    workers of a cluster share it through the database (tests/store/test_rate_bucket.py)."""
     from adapters.main import build_bots
     from adapters.telegram.app import telegram_rate
 
