@@ -1,5 +1,7 @@
-"""The real ``gouji`` entry point, with a pause at one point of a step's way out:
-``python -m tests.store.paused_worker`` (the tests' stub renderer, no drawing process).
+"""The real ``gouji`` entry point, with a pause at one point of a step's way out.
+
+The tests start it as ``python -m tests.store.paused_worker``; it draws with the tests'
+stub renderer (no drawing process).
 
 Set by the test that starts it (nothing here is active in the bot itself):
 
