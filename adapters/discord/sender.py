@@ -39,6 +39,7 @@ from bot.table.outputs import Notice, Out, PrivateNote, PrivateSnapshot, TableCh
 from ..bounded import CHATS, USERS, BoundedMap
 from ..drawing import Drawer
 from .custom_ids import Ref
+from .dms import closed_hand, remember
 from .images import HAND_FILE, RESULT_FILE, TABLE_FILE, as_file, hand_png, result_png, table_png
 from .pacing import ChannelWriter, Coalescer, LoopTiming, Timing, call_nonce, channel_rules
 from .records import review_view
@@ -131,6 +132,7 @@ class Sender:
         pm = self.privates.get((key, user))
         if pm is None:
             pm = self.privates[(key, user)] = PrivateMessage(key, user)
+            pm.dm_closed_hand = closed_hand(self.manager, key, user)  # from before a restart
             pm.updater = Coalescer(
                 lambda: self._update_private(pm), self.private_interval, self.timing
             )
@@ -446,7 +448,9 @@ class Sender:
                 log.warning("DM to a player refused (code %s)", err.code)
             pm.dm_closed_hand = snap.hand_no
             self._tell_dms_closed(pm, snap)
+            await remember(self.manager, pm.key, pm.user, snap.hand_no)
             return
+        await remember(self.manager, pm.key, pm.user, None)  # they are reachable (again)
         old = (pm.dm_channel, pm.dm_message)
         pm.dm_channel, pm.dm_message = dm.id, message.id
         if old[0] is not None and old[1] is not None and old[1] != message.id:

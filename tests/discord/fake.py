@@ -190,6 +190,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # user -> DM channel
         self.dm_users: dict[int, int] = {}
         self.closed_dms: set[int] = set()
+        self.refused_dms: list[int] = []  # each DM refused, by user: the bot's attempts
         self.tokens: dict[str, Token] = {}
         self.synced: list[Any] = []
         # Discord's enforce_nonce: a second create with a nonce already used in the channel
@@ -282,6 +283,7 @@ class FakeDiscord:
             assert channel is not None
             user = self.dm_users.get(channel)
             if user is not None and user in self.closed_dms:
+                self.refused_dms.append(user)
                 raise discord.Forbidden(
                     FakeResponse(403, "Forbidden"),  # type: ignore[arg-type]
                     {"code": 50007, "message": "Cannot send messages to this user"},
