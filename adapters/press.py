@@ -68,9 +68,16 @@ async def seat_view(
 
 
 async def press(
-    manager: TableManager, chat: ChatRef, actor: Actor, control: Control, version: int
+    manager: TableManager,
+    chat: ChatRef,
+    actor: Actor,
+    control: Control,
+    version: int,
+    ai_later: bool = False,
 ) -> Pressed:
-    """Judge and carry out one press (see the module's docstring)."""
+    """Judge and carry out one press (see the module's docstring). ``ai_later``: answer a
+    play once it is made, before the AI seats answer it (``TableManager.handle``) — a
+    front end that shows every move live (the web page) needs no wait for them."""
     priv = await seat_view(manager, chat, actor.user_id, version)
     table = manager.snapshot(chat.key)
     if priv is None or table is None:
@@ -91,7 +98,7 @@ async def press(
     command = control.command(chat, actor, version)
     if command is None:  # not burning: the window passes by itself
         return Pressed(Verdict.DONE, Reply.yes(ReplyCode.OK))
-    reply = await manager.handle(command)
+    reply = await manager.handle(command, ai_later)
     if reply.key == ReplyCode.STALE:  # the table moved on while this press waited
         return _stale(priv, table, reply)
     return _after(manager, chat, actor, reply, Redraw.SWAP if reply.ok else Redraw.NONE)

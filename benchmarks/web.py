@@ -39,6 +39,7 @@ import aiohttp
 from adapters.web import WebConfig, WebServer
 from adapters.web.auth import Seat, sign_seat
 from adapters.web.hub import ALONE_POLL_SECONDS
+from bot.gil import share_the_gil
 from bot.heap import settle_heap
 from bot.table import Actor, AddBots, ChatRef, GroupSettings, OpenTable, Start, TableManager
 
@@ -75,6 +76,7 @@ async def _serve(conn: Connection, tables: int) -> None:
     server = WebServer(m, config, poll_seconds=ALONE_POLL_SECONDS)
     await server.start()
     settle_heap()  # as bot.service does once it has loaded what it keeps
+    share_the_gil()  # and as it does before serving (bot/gil.py)
     timers = asyncio.create_task(m.run_timers(0.1))
     conn.send((server.port, keys))
     await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # "stop"

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 from .cluster import HealthServer, worker_id
 from .cluster.timings import GcWatch, watch_loop
 from .frontend import FrontEnd, StartFailure, tokens_wanted
+from .gil import share_the_gil
 from .heap import settle_heap
 from .store import Store, default_store_target
 from .store.backend import Dialect
@@ -136,6 +137,7 @@ async def run_bots(build_bots: BotFactory, shards: tuple[int, int] | None = None
         restored = await manager.load()
         log.info("resumed %d live tables", restored)
         settle_heap()  # what was loaded is kept; the collector's pauses kept short
+        share_the_gil()  # the loop's writes do not wait out a thinking thread (bot/gil.py)
         health = await start_health(manager, store)
         try:
             await _serve(manager)

@@ -164,7 +164,9 @@ class WebTable:
         snap = self.manager.snapshot(seat.table)
         name = snap.name_of(priv.seat) if snap is not None else seat.user_id
         actor = Actor(seat.user_id, name)
-        pressed = await judge(self.manager, chat, actor, asked.control, asked.version)
+        # The page shows every move as it comes: a tap is answered once it is made, and
+        # the AI seats' answers follow on the stream (``ai_later``).
+        pressed = await judge(self.manager, chat, actor, asked.control, asked.version, True)
         reply = pressed.reply
         if pressed.verdict is Verdict.NO_HAND or reply is None:
             return _error(403, "web_spectator", lang)

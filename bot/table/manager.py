@@ -27,7 +27,7 @@ from ..store import PlayerStats, Store
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
 from .codes import ReplyCode
-from .commands import ChangeSettings, Command, Join
+from .commands import Act, ChangeSettings, Command, Join
 from .core import (
     Config,
     Env,
@@ -130,6 +130,7 @@ class TableManager:
         # The last private view drawn per (table, seat), with the table object and version
         # it was drawn from (a step always makes a new table object).
         self._privates: dict[tuple[str, int], tuple[Table, int, PrivateSnapshot]] = {}
+        self._later: set[asyncio.Task[None]] = set()  # AI moves after ``handle(ai_later)``
         self.memory.on_forget(self._forgotten)
         self.sinks.fill_with(self._filled)
 
@@ -356,7 +357,11 @@ class TableManager:
         return Commit(before, result, due, settings)
 
     # -- commands ---------------------------------------------------------------------
-    async def handle(self, cmd: Command) -> Reply:
+    async def handle(self, cmd: Command, ai_later: bool = False) -> Reply:
+        """Run one command and answer it. ``ai_later``: a play is answered once it is
+        committed and published, before the AI seats answer it — they move at once in a
+        step of their own (``Env.ai_later``; a page's tap is accepted without waiting for
+        five seats' thinking). The moves are the same either way."""
         key = cmd.chat.key
         started = time.perf_counter()
         # A settings change never runs on a copy: it may leave the table as it is, and a
@@ -366,19 +371,38 @@ class TableManager:
             self._time("local_lock", started)
             try:
                 async with self.repository.open(cmd.chat, access) as unit:
-                    done = await self._command(unit, cmd, key)
+                    done = await self._command(unit, cmd, key, ai_later)
             except OutOfDate:
                 async with self.repository.open(cmd.chat, Access.LOCKED) as unit:
-                    done = await self._command(unit, cmd, key)
+                    done = await self._command(unit, cmd, key, ai_later)
         if done.settings is not None:
             self.repository.cache_settings(cmd.chat, done.settings)
         if done.table is None:
             self.memory.drop_lock(key)
         await self.publisher.committed(key, done.outs)
+        if done.table is not None and _ai_owed(done.table):
+            task = asyncio.create_task(self._ai_moves(cmd.chat))
+            self._later.add(task)
+            task.add_done_callback(self._later.discard)
         self._time("command", started)
         return done.reply
 
-    async def _command(self, unit: Unit, cmd: Command, key: str) -> _Done:
+    async def _ai_moves(self, chat: ChatRef) -> None:
+        """The AI seats' moves an ``ai_later`` step left due: its deadline, fired now (the
+        timers would fire it too, later; whichever comes second finds nothing due)."""
+        try:
+            async with self.lock(chat.key), self.repository.open(chat, Access.LOCKED) as unit:
+                outs = await self._tick(unit)
+            await self.publisher.committed(chat.key, outs)
+        except Exception:
+            log.exception("AI moves after an answered play failed; the timers retry")
+
+    async def settle(self) -> None:
+        """Wait until the AI moves of every ``ai_later`` play have been made."""
+        while self._later:
+            await asyncio.gather(*list(self._later), return_exceptions=True)
+
+    async def _command(self, unit: Unit, cmd: Command, key: str, ai_later: bool = False) -> _Done:
         """The command on its unit: resume a restored table, check new settings, step,
         commit."""
         table, outs = await self._resumed(unit)
@@ -391,7 +415,11 @@ class TableManager:
             settings = changed = checked
         policy, env = self._env(settings, seeded=True)
         mark = time.perf_counter()
-        result = await self._core(key, policy, step, table, cmd, env)
+        if ai_later and isinstance(cmd, Act):
+            # No AI seat decides in this step: it runs here, not in a worker thread.
+            result = step(table, cmd, replace(env, ai_later=True))
+        else:
+            result = await self._core(key, policy, step, table, cmd, env)
         self._time("step", mark)
         await unit.commit(self._commit_of(table, result, changed))
         reply = Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
@@ -512,6 +540,12 @@ class TableManager:
     def _time(self, phase: str, since: float) -> None:
         if self.repository.timings is not None:
             self.repository.timings.add(phase, time.perf_counter() - since)
+
+
+def _ai_owed(t: Table) -> bool:
+    """The table waits for its AI seats' moves (an ``ai_later`` step left them due)."""
+    d = t.run.deadline
+    return d is not None and d.kind is DeadlineKind.AI
 
 
 def checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:

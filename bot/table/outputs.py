@@ -154,6 +154,9 @@ class DeadlineKind(StrEnum):
     DECLARE = "declare"  # the pause for revolts and 明点 before the first play
     RETURNS = "returns"  # tribute returns owed by humans
     NEXT_HAND = "next_hand"  # the pause between hands
+    # AI seats owe moves after a player's action that was answered before them
+    # (``Env.ai_later``): due at once, the shell runs them in a step of their own.
+    AI = "ai"
 
 
 @dataclass(frozen=True, slots=True)

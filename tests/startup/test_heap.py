@@ -1,4 +1,4 @@
-"""The collector settings a serving process starts with (``bot.heap``)."""
+"""The collector and thread-switch settings of a serving process (bot.heap, bot.gil)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,27 @@ def test_cycles_are_still_collected(restored: None) -> None:
     a.other, b.other = b, a  # a cycle: reference counting alone never frees it
     del a, b
     assert gc.collect() >= 2
+
+
+def test_a_serving_process_asks_a_thinking_thread_to_yield_often() -> None:
+    import ast
+    import inspect
+    import sys
+
+    from bot import gil, service
+
+    before = sys.getswitchinterval()
+    try:
+        gil.share_the_gil()
+        assert sys.getswitchinterval() == pytest.approx(gil.SWITCH_SECONDS)
+        assert before > gil.SWITCH_SECONDS  # longer: CPython's default 5 ms
+    finally:
+        sys.setswitchinterval(before)
+    # bot.service serves with it (as it settles its heap): called in ``run_bots``.
+    tree = ast.parse(inspect.getsource(service.run_bots))
+    called = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    assert {"share_the_gil", "settle_heap"} <= called

@@ -108,6 +108,11 @@ class Env:
     # thread that runs the step): the shell shows a seat that thinks long (``thinking``).
     # An observer only: it reads the table at once and changes nothing.
     watch: Callable[[Table, int], None] | None = None
+    # A player's action is answered before the AI seats move: the step applies it and
+    # leaves an ``AI`` deadline due now instead of playing the AI seats' answers (the
+    # shell runs them at once in a step of their own; after a crash, the deadline does).
+    # The same moves follow, from the same seeds: only the step boundary moves.
+    ai_later: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +193,11 @@ class Ctx:
 
     def clear_deadline(self) -> None:
         self.t.run.deadline = None
+
+    def advance_later(self) -> None:
+        """Leave the AI seats' moves to a step of their own, due at once (``Env.ai_later``)."""
+        self.t.run.warned = False
+        self.t.run.deadline = Deadline(DeadlineKind.AI, self.env.now)
 
     # -- outputs ----------------------------------------------------------------------
     def notice(self, key: NoticeCode, **params: object) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...engine.actions import Action, ActionKind
 from ...engine.events import CountAnswered
 from ...engine.game import apply
+from ...engine.state import Phase
 from ...present.schema import shown
 from ..codes import NoticeCode, ReplyCode
 from ..commands import Act, AskCount, NextHand, Ready, SetAutoplay, StopMatch
@@ -51,8 +52,19 @@ def act(c: Ctx, cmd: Act) -> Reply:
         t.declare_open = False
         if t.run.deadline is not None and t.run.deadline.kind is DeadlineKind.DECLARE:
             c.clear_deadline()
-    advance(c)
+    _then(c)
     return Reply.yes(ReplyCode.OK)
+
+
+def _then(c: Ctx) -> None:
+    """After a player's action: the AI seats answer now, or in a step of their own."""
+    st = c.t.run.state
+    if c.env.ai_later and st is not None and st.started and st.phase is Phase.PLAY:
+        # Only in the play itself: a pause or a return timer others still run on keeps
+        # its deadline (the AI seats' moves there are few and cheap).
+        c.advance_later()
+    else:
+        advance(c)
 
 
 def _chongdian_open(t: Table, seat: int) -> bool:
