@@ -10,7 +10,8 @@ says ready) ``--think`` seconds after its turn comes, through ``POST /api/act``;
 reads the Server-Sent Events stream.
 
 - ``web_update_p95_ms``: a tap sent → each page of that table has the event of the new
-  version (the AI seats' answers included: they are part of the same step);
+  version (the tap's own move: the page's taps are answered before the AI seats move,
+  whose answers follow in a step of their own — ``TableManager.handle(ai_later)``);
 - ``web_action_p95_ms``: a tap sent → its answer received;
 - ``web_memory_per_page_kb``: the server process's resident memory with every page open
   and its first event delivered, less before any page opened, per page.
