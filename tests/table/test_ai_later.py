@@ -30,6 +30,18 @@ def my_move(m: TableManager) -> Act | None:
     return Act(chat=CHAT, actor=ME, action=action, version=priv.version)
 
 
+async def first_play(m: TableManager, clock: FakeClock) -> Act:
+    """The person's first move once the hand has started (the pause over)."""
+    for _ in range(400):
+        cmd = my_move(m)
+        t = m.tables[CHAT.key]
+        if cmd is not None and t.state is not None and t.state.started:
+            return cmd
+        clock.advance(1.0)
+        await m.poll_timers()
+    raise AssertionError("never the person's turn")
+
+
 async def play_hand(m: TableManager, clock: FakeClock, ai_later: bool) -> tuple[object, ...]:
     """Play the hand out (the person takes their last legal option); the deal's log."""
     await started(m)
@@ -63,14 +75,7 @@ async def test_the_answer_comes_before_the_ai_seats_move() -> None:
     clock = FakeClock()
     m = TableManager(clock=clock, seed_source=lambda: 31, burn_window_seconds=1.0)
     await started(m)
-    for _ in range(400):
-        cmd = my_move(m)
-        t = m.tables[CHAT.key]
-        if cmd is not None and t.state is not None and t.state.started:
-            break
-        clock.advance(1.0)
-        await m.poll_timers()
-    assert cmd is not None
+    cmd = await first_play(m, clock)
     before = len(m.tables[CHAT.key].log)
     assert (await m.handle(cmd, ai_later=True)).ok
     after = m.tables[CHAT.key]
@@ -89,14 +94,7 @@ async def test_a_crash_before_the_ai_moves_loses_nothing(tmp_path: Path) -> None
     await store.open()
     m = TableManager(store=store, clock=clock, seed_source=lambda: 31, burn_window_seconds=1.0)
     await started(m)
-    for _ in range(400):
-        cmd = my_move(m)
-        t = m.tables[CHAT.key]
-        if cmd is not None and t.state is not None and t.state.started:
-            break
-        clock.advance(1.0)
-        await m.poll_timers()
-    assert cmd is not None
+    cmd = await first_play(m, clock)
     # The process dies right after the answer: the AI seats' step never runs.
     m._ai_moves = _never  # type: ignore[method-assign]
     assert (await m.handle(cmd, ai_later=True)).ok
