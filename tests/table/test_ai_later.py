@@ -17,7 +17,7 @@ ME = PLAYERS[0]
 
 
 async def started(m: TableManager, **settings: object) -> None:
-    set_settings(m, **{"turn_seconds": 0, "match_hands": 1, **settings})
+    set_settings(m, CHAT, **{"turn_seconds": 0, "match_hands": 1, **settings})
     await m.handle(OpenTable(chat=CHAT, actor=ME))
     assert (await m.handle(Start(chat=CHAT, actor=ME))).ok
 
@@ -96,7 +96,7 @@ async def test_a_crash_before_the_ai_moves_loses_nothing(tmp_path: Path) -> None
     await started(m)
     cmd = await first_play(m, clock)
     # The process dies right after the answer: the AI seats' step never runs.
-    m._ai_moves = _never  # type: ignore[method-assign]
+    m._ai_moves = _never  # type: ignore[method-assign,assignment]
     assert (await m.handle(cmd, ai_later=True)).ok
     played = len(m.tables[CHAT.key].log)
     await store.close()
