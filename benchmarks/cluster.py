@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import faulthandler
 import json
 import logging
 import os
@@ -88,9 +89,10 @@ import asyncpg  # noqa: E402
 import adapters.telegram.catalogue  # noqa: E402,F401 (the tg_ texts for t())
 from adapters.telegram.callback import ActPress, BadPayload, decode  # noqa: E402
 from adapters.telegram.views import private_caption  # noqa: E402
+from benchmarks import cluster_turns as turns  # noqa: E402
 from bot.cluster.shell import shared_manager  # noqa: E402
 from bot.i18n import t  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store import Store, is_postgres_url  # noqa: E402
 from bot.table import (  # noqa: E402
     ChatRef,
     GroupSettings,
@@ -156,7 +158,8 @@ class Workers:
             **os.environ,
             "GOUJI_DATABASE_URL": self.url,
             "GOUJI_TELEGRAM_TOKEN": TOKEN,
-            "GOUJI_TELEGRAM_API_URL": f"http://127.0.0.1:{self.api_port}",
+            # Each worker under its own prefix: the fake tells whose each call is.
+            "GOUJI_TELEGRAM_API_URL": f"http://127.0.0.1:{self.api_port}/w{i}",
             "GOUJI_TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{self.ports[i]}/hook",
             "GOUJI_TELEGRAM_WEBHOOK_PORT": str(self.ports[i]),
             "GOUJI_TELEGRAM_WEBHOOK_SECRET": SECRET,
@@ -165,9 +168,13 @@ class Workers:
             "GOUJI_HEALTH_HOST": "127.0.0.1",
             "GOUJI_LOG": "INFO",
             "GOUJI_LOG_FORMAT": "json",
-            "PYTHONPATH": str(ROOT),  # the code of this checkout, whatever is installed
+            # The code of this checkout (and its data package), whatever is installed.
+            "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'data'}",
         }
         env.pop("GOUJI_DISCORD_TOKEN", None)
+        if not is_postgres_url(self.url):  # one process on a SQLite file
+            env.pop("GOUJI_DATABASE_URL")
+            env["GOUJI_DB"] = self.url
         gouji = Path(sys.executable).with_name("gouji")
         args = [str(gouji)] if gouji.exists() else [sys.executable, "-m", "adapters.main"]
         if not self.pillow:
@@ -236,6 +243,9 @@ class Figures:
     post_ms: list[float] = field(default_factory=list)  # webhook POST until its 200
     posts_to: Counter[int] = field(default_factory=Counter)  # per worker
     play_from: float = 0.0  # monotonic time the humans started
+    # table -> when each accepted command press was posted (the turn gaps start there)
+    pressed: dict[int, list[float]] = field(default_factory=dict)
+    press_worker: dict[float, str] = field(default_factory=dict)  # press time -> "w<i>"
     match_over: dict[int, float] = field(default_factory=dict)  # table -> seconds into play
 
 
@@ -292,9 +302,9 @@ class Driver:
 
     async def press(
         self, user: dict[str, Any], msg: Message, data: str
-    ) -> tuple[float, str] | None:
-        """Press a button; (seconds until it was answered, the answer's text), or None if
-        the worker that took it was killed before it answered."""
+    ) -> tuple[float, str, int] | None:
+        """Press a button; (seconds until it was answered, the answer's text, the worker
+        that took it), or None if that worker was killed before it answered."""
         update = self.fake.press(user, msg, data)
         query_id = update["callback_query"]["id"]
         waiter = asyncio.get_running_loop().create_future()
@@ -307,11 +317,11 @@ class Driver:
             self.api.answered.pop(query_id, None)
             if self.workers.killed.get(worker, 0.0) > start:
                 return None
-            return 30.0, "(no answer)"
+            return 30.0, "(no answer)", worker
         if text not in self.ok_texts:
             restarted = start > self.workers.killed.get(worker, float("inf"))
             self.figures.refused_by[(f"w{worker}", restarted)] += 1
-        return at - start, text
+        return at - start, text, worker
 
 
 @dataclass
@@ -366,13 +376,14 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
         if mark in human.done:
             continue  # pressed already; wait for the keyboard to change
         human.done.add(mark)
+        pressed_at = time.monotonic()
         answered = await driver.press(human.user, msg, data)
         if answered is None:
             figs.died_with_worker += 1
             human.done.discard(mark)  # a person would press again
             human.seen = None
             continue
-        seconds, text = answered
+        seconds, text, worker = answered
         if press.op not in COMMAND_OPS:
             figs.navigation_ms.append(seconds * 1000)
             human.done.discard(mark)  # a menu step: the next screen comes in the edit
@@ -380,6 +391,9 @@ async def play(driver: Driver, human: Human, until: float, rng: random.Random) -
             continue
         figs.command_ms.append(seconds * 1000)
         figs.command_at.append((time.monotonic() - seconds - figs.play_from, seconds * 1000))
+        if text in driver.ok_texts:
+            figs.pressed.setdefault(human.table, []).append(pressed_at)
+            figs.press_worker[pressed_at] = f"w{worker}"
         if text in driver.ok_texts and press.op in ("x", "g"):
             figs.accepted[human.n] += 1
         elif text not in driver.ok_texts:
@@ -486,7 +500,7 @@ class Options:
     hands: int = 0  # a match's hands (0: on until the run ends)
     routing: str = "random"
     seed: int = 1
-    kill_at: float = 0.0
+    kill_at: float = 0.0  # < 0: no kill
     down: float = 0.0
 
 
@@ -509,7 +523,9 @@ async def run(url: str, opt: Options) -> None:
             driver.kill_at, driver.down = opt.kill_at, opt.down
             t0 = time.monotonic()
             await open_tables(driver, humans)
-            waits = asyncio.create_task(sample_waits(url, seen))
+            waits = asyncio.create_task(
+                sample_waits(url, seen) if is_postgres_url(url) else asyncio.sleep(0)
+            )
             elapsed = await drive(driver, pool, humans, opt.seconds, http, opt.seed)
             waits.cancel()
             await asyncio.gather(waits, return_exceptions=True)
@@ -519,8 +535,11 @@ async def run(url: str, opt: Options) -> None:
     finally:
         pool.stop_all()
         await api.stop()
+    report_turns(driver, humans, opt.humans)
     stored = await stored_figures(url, humans)
-    ends = await check_ends(url, humans, api.fake)
+    # The end-of-match checks read the store as a cluster's worker (not on one SQLite
+    # process: its manager there waits for nothing that comes).
+    ends = await check_ends(url, humans, api.fake) if is_postgres_url(url) else Ends()
     print(f"# the outbox emptied {settled:.0f} s after the humans stopped")
     report(driver, pool, humans, stored, elapsed, time.monotonic() - t0, logdir, ends)
 
@@ -649,6 +668,21 @@ async def drive(
         asyncio.create_task(watch_loop(driver.figures, until)),
         asyncio.create_task(meter_cpu(driver.cpu, pool, until)),
     ]
+    if driver.kill_at >= 0:
+        await kill_and_restart(driver, pool, seconds, http, start)
+    await asyncio.gather(*players)  # every match over, or the time up
+    for task in meters:
+        task.cancel()
+    await asyncio.gather(*meters, return_exceptions=True)
+    driver.cpu.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
+    elapsed = time.monotonic() - start
+    await print_profiles(pool, http)
+    return elapsed
+
+
+async def kill_and_restart(
+    driver: Driver, pool: Workers, seconds: float, http: Any, start: float
+) -> None:
     victim = pool.count - 1
     kill_at, down = driver.kill_at or seconds * 0.4, driver.down or seconds * 0.2
     await asyncio.sleep(kill_at)
@@ -659,14 +693,6 @@ async def drive(
     await pool.wait_healthy(http, victim)
     pool.down.discard(victim)
     print(f"# worker w{victim} back at {time.monotonic() - start:.0f} s", flush=True)
-    await asyncio.gather(*players)  # every match over, or the time up
-    for task in meters:
-        task.cancel()
-    await asyncio.gather(*meters, return_exceptions=True)
-    driver.cpu.sample([p.pid for p in pool.procs if p is not None and p.poll() is None])
-    elapsed = time.monotonic() - start
-    await print_profiles(pool, http)
-    return elapsed
 
 
 async def print_profiles(pool: Workers, http: aiohttp.ClientSession) -> None:
@@ -933,6 +959,58 @@ def report(
     print(f"cluster_missing_messages {missing} messages")
 
 
+def report_turns(driver: Driver, humans: list[Human], spec: str) -> None:
+    """The turn gaps and six-human hands (benchmarks/cluster_turns.py), and the calls
+    per worker."""
+    figs, fake = driver.figures, driver.fake
+    six = {table for table in by_table(humans) if humans_at(table, spec) == 6}
+    users = {int(h.user["id"]): h.table for h in humans if h.table in six}
+    arrivals = turns.turn_arrivals(fake.calls, users)
+    gaps = sorted(turns.turn_gaps(arrivals, figs.pressed))
+    results = [
+        (c.at, -1_000_000 - int(c.chat_id or 0))
+        for c in fake.calls
+        if c.error is None and "result.png" in c.upload_names()
+    ]
+    hands = turns.hand_seconds(arrivals, [r for r in results if r[1] in six])
+    if gaps:
+        print(
+            f"turn gaps at six-human tables (s): n {len(gaps)}, p50 "
+            f"{statistics.median(gaps):.2f}, p95 {_p95(gaps):.2f}, max {gaps[-1]:.2f}; "
+            f"over 1 s: {sum(g > 1 for g in gaps)}"
+        )
+    print(f"six-human hands (s): {[round(h) for h in hands]}")
+    _gaps_by_sender(arrivals, figs, fake.calls)
+    spread = turns.spread(fake.calls, figs.play_from, SENDS)
+    print(
+        f"Bot API calls during play per worker: {dict(sorted(spread.calls.items()))}; "
+        f"group and private sends and edits: {dict(sorted(spread.sends.items()))}"
+    )
+    print(f"cluster_turn_gap_p95 {_p95(gaps) * 1000:.0f} ms")
+    print(f"cluster_six_human_hand {max(hands, default=float('nan')):.0f} s")
+    print(f"cluster_calls_worker_max_share {spread.max_share(spread.calls):.2f} share")
+    print(f"cluster_sends_worker_max_share {spread.max_share(spread.sends):.2f} share")
+
+
+def _gaps_by_sender(arrivals: list[tuple[float, int]], figs: Figures, calls: list[Call]) -> None:
+    """The turn gaps split by whether the worker that sent the keyboard took the press
+    before it (it relayed its own commit) or not (the chat's sender heard the commit)."""
+    caller = {c.at: c.caller for c in calls}
+    split: dict[bool, list[float]] = {True: [], False: []}
+    for at, table in arrivals:
+        before = [p for p in figs.pressed.get(table, []) if p < at]
+        if before:
+            own = caller.get(at) == figs.press_worker.get(max(before))
+            split[own].append(at - max(before))
+    for own, gaps in split.items():
+        if gaps:
+            gaps.sort()
+            print(
+                f"# turn gaps, keyboard sent by the {'same' if own else 'other'} worker: "
+                f"n {len(gaps)}, p50 {statistics.median(gaps):.2f}, p95 {_p95(gaps):.2f}"
+            )
+
+
 def _timeline(stamped: list[tuple[float, float]], width: float = 10.0) -> str:
     """``<from>s <p95>`` for each ``width`` seconds of play (the presses made in it)."""
     windows: dict[int, list[float]] = {}
@@ -961,13 +1039,18 @@ def _at(call: Call) -> float:
 
 
 def main() -> None:
+    faulthandler.register(signal.SIGUSR1)  # where a stuck run is: kill -USR1 <pid>
     if sys.argv[1:] == [STUB_WORKER]:
         sys.exit(stub_worker())
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0, help="of play after set-up")
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--db", help="a postgresql:// URL (default: a throwaway server)")
+    parser.add_argument(
+        "--db",
+        help="a postgresql:// URL (default: a throwaway server), or a SQLite file for one "
+        "process (with --workers 1 --kill-at -1: the same script on one SQLite process)",
+    )
     parser.add_argument(
         "--render",
         choices=("pillow", "stub"),
@@ -1003,7 +1086,10 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="of the routing and the humans")
     parser.add_argument(
-        "--kill-at", type=float, default=0.0, help="seconds into play (default 40 %% of --seconds)"
+        "--kill-at",
+        type=float,
+        default=0.0,
+        help="seconds into play (default 40 %% of --seconds; negative: no kill)",
     )
     parser.add_argument(
         "--down",

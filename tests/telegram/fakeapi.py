@@ -96,6 +96,7 @@ class Call:
     params: dict[str, Any]
     files: dict[str, tuple[str, bytes]]
     error: int | None = None
+    caller: str = ""  # who made it, when the HTTP fake is reached under a prefix (/w0/bot…)
 
     @property
     def chat_id(self) -> int | None:

@@ -87,7 +87,7 @@ class BotApiServer:
     async def handle(self, request: web.Request) -> web.Response:
         method = request.path.rsplit("/", 1)[-1]
         params, files = await _form(request)
-        call = Call(self.fake.clock.now(), method, params, files)
+        call = Call(self.fake.clock.now(), method, params, files, caller=_caller(request.path))
         self.fake.log(call)
         try:
             handler = getattr(self.fake, f"api_{method}", None)
@@ -104,6 +104,13 @@ class BotApiServer:
             if waiter is not None and not waiter.done():
                 waiter.set_result((time.monotonic(), str(params.get("text") or "")))
         return web.json_response({"ok": True, "result": result})
+
+
+def _caller(path: str) -> str:
+    """The prefix before ``/bot<token>/<method>`` (a benchmark gives each worker its
+    own: ``/w0``), or ""."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 3 else ""
 
 
 async def _form(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
