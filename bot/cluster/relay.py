@@ -65,6 +65,13 @@ EDITS_ONLY = frozenset({"TableChanged"})
 # over only once the first is marked, so a worker's death between a platform's answer
 # and the mark posts at most one message twice (a match's end is a result and a text).
 POSTS_ANEW = frozenset({"HandFinished", "MatchOver", "Reply"})
+# Seconds a worker keeps sending for a chat before it lets the chat go at its next idle
+# moment instead of lingering: the worker of the next command there takes it over, so a
+# busy chat's sending — its players' private messages with it — moves between the live
+# workers (a restarted one included) instead of staying with the first to take it (issue
+# #38: one worker made 72-79 % of a run's calls). A takeover costs one read of the
+# chat's adapter values: one per 20 s and chat, against one per command without linger.
+HOLD = 20.0
 
 
 @dataclass
@@ -127,22 +134,22 @@ class OutboxRelay:
         linger: float = 0.0,
         stored: Callable[[], Awaitable[None]] | None = None,
         recall: Recall | None = None,
+        hold: float = HOLD,
     ) -> None:
         self.store = store
         self.recall = recall  # on a takeover, before anything is sent
         self.stored = stored  # before a claim that may let go (``_claim``)
         # Seconds a lease is held idle once its messages are out (0: let go at once):
         # meanwhile this worker sends the chat's next messages too (``lingers``), instead
-        # of each committing worker taking the chat over and recalling its values.
-        self.linger = linger
+        # of each committing worker taking the chat over and recalling its values —
+        # until it has held the chat ``hold`` seconds (``_idle_until``).
+        self.linger, self.hold = linger, hold
         self._idle: dict[str, float] = {}  # lease → monotonic end of its idle hold
+        self._since: dict[str, float] = {}  # lease → monotonic time this worker took it
         # A message's mark commits on connections nothing else takes (bot.store.Lane).
         self.marks = store.receipts()
-        self.holder = holder
-        self.deliver = deliver
-        self.now = now
-        self.lease_seconds = lease_seconds
-        self.batch = batch
+        self.holder, self.deliver, self.now = holder, deliver, now
+        self.lease_seconds, self.batch = lease_seconds, batch
         # Longer than any wait the group budget can impose on a call (its 60 s window).
         self.ack_timeout = ack_timeout
         self.timings = timings or Timings()
@@ -201,6 +208,7 @@ class OutboxRelay:
         takeover that finds nothing to send recalls nothing and records nothing, so the
         next take is still one (the worker's values are as old as before)."""
         sure_until = asked + self.lease_seconds - self.margin
+        self._since.setdefault(chat_key, asked)
         last = self._tokens.get(chat_key)
         if last is not None and token - last in (0, 1):
             # The same token: this worker's idle lease renewed; the next: taken right
@@ -316,6 +324,7 @@ class OutboxRelay:
         send the rest."""
         lease.drop()
         self._idle.pop(owner, None)
+        self._since.pop(owner, None)
         return sent
 
     async def _open(self, owner: str) -> tuple[Lease | None, list[OutboxMessage]]:
@@ -324,6 +333,8 @@ class OutboxRelay:
         committing by itself. Returns the lease (None: another worker holds it) and the
         messages; a lease with nothing to send is let go at once."""
         asked = self.monotonic()
+        if not self.lingers(owner):  # not held on from before: a new hold starts
+            self._since.pop(owner, None)
         self._news[owner].clear()  # what is committed from now on, the next claim finds
         async with self.store.statement() as tx:
             token, waiting = await tx.take_and_claim(
@@ -343,11 +354,18 @@ class OutboxRelay:
         return lease, waiting
 
     def _idle_until(self, owner: str, asked: float) -> float:
-        """The wall-clock end of the lease's idle hold (-1: let go now), noting it."""
-        if self.linger <= 0:
+        """The wall-clock end of the lease's idle hold (-1: let go now — no linger, or
+        this worker has held the chat ``hold`` seconds), noting it."""
+        if self.linger <= 0 or asked - self._since.get(owner, asked) >= self.hold:
+            self._since.pop(owner, None)
             return -1.0
         self._idle[owner] = asked + self.linger - self.margin
         return self.now() + self.linger
+
+    def sending(self, chat_key: str) -> bool:
+        """Whether a loop of this worker is sending the chat's messages now (told of a
+        commit there, it claims the new messages next: ``pump_chat``)."""
+        return lease_key(chat_key) in self._busy
 
     def lingers(self, chat_key: str) -> bool:
         """Whether this worker holds the chat's lease idle (so it sends what the other
@@ -381,6 +399,7 @@ class OutboxRelay:
             )
             if token is None:
                 self._idle.pop(owner, None)
+                self._since.pop(owner, None)
                 # Another worker sends now. Raised inside: SQLite rolls its claim back
                 # (PostgreSQL's statement marked and claimed nothing).
                 raise _LeaseLost
@@ -525,6 +544,7 @@ class OutboxRelay:
         this worker is sending for that it has not been told of (another worker's
         command in another topic of the forum: it cannot send there while this one
         holds the group)."""
+        self._forget_let_go()
         async with self.store.transaction(readonly=True) as tx:
             waiting = await tx.chats_waiting(self.now(), self.holder)
         return [
@@ -532,6 +552,15 @@ class OutboxRelay:
             for chat, mine in waiting
             if not mine or lease_key(chat) not in self._busy or self._untold(chat)
         ]
+
+    def _forget_let_go(self) -> None:
+        """Drop what this worker noted of chats it no longer sends for nor holds idle
+        (so the notes do not grow with every chat ever sent to)."""
+        now = self.monotonic()
+        for owner in [o for o in self._since if o not in self._busy]:
+            if self._idle.get(owner, -math.inf) <= now:
+                self._since.pop(owner, None)
+                self._idle.pop(owner, None)
 
     def _untold(self, chat_key: str) -> bool:
         owner = lease_key(chat_key)

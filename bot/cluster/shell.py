@@ -138,6 +138,8 @@ class SharedTables:
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._follow_slots = asyncio.Semaphore(FOLLOW_READS)
         self._newest: dict[str, int] = {}  # the newest version heard of, per table
+        # The version this worker itself last committed, per table (``_heard``).
+        self._mine: BoundedDict[str, int] = BoundedDict(settings_cache_size)
         self._dealing = Dealing()  # how each table's ended hand was dealt
         self.timings = Timings()
         self.bookkeeping = bookkeeping = store.background()  # the outbox, adapters' values
@@ -354,12 +356,15 @@ class SharedTables:
 
     def _heard(self, key: str, version: int) -> None:
         self._newest[key] = max(version, self._newest.get(key, 0))
-        if self._versions.get(key, -1) >= version or key in self._written:
-            return  # this worker wrote it, or already has it
-        if self.relay.lingers(key):
-            # This worker holds the chat's lease idle: the messages of that commit are
-            # its to send (the committing worker could not take the lease).
+        if key in self._written or self._mine.get(key) == version:
+            return  # this worker's own commit: it relays its messages itself
+        if self.relay.lingers(key) or self.relay.sending(key):
+            # This worker holds the chat's lease, idle or sending (a paced table edit
+            # out): that commit's messages are its to send, at once — even if a read got
+            # that version first (issue #38: the next keyboard waited for the edit).
             self._task(self.relay.pump_chat(key))
+        if self._versions.get(key, -1) >= version:
+            return  # read already
         if key not in self._refreshing:
             task = asyncio.get_running_loop().create_task(self._follow(key))
             self._refreshing[key] = task
@@ -536,7 +541,7 @@ class SharedTables:
             self._seated.pop(key, None)  # the table ended: nothing to remember
         version = self._written.pop(key, None)
         if version is not None:
-            self._versions[key] = version
+            self._versions[key] = self._mine[key] = version
 
     def _rolled_back(self, key: str) -> None:
         # What memory holds of this table may be what was not committed: forget it.
