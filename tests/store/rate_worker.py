@@ -1,6 +1,7 @@
 """A worker process that makes calls as fast as a shared rate lets it:
-``python -m tests.store.rate_worker TARGET SECONDS RATE`` prints the wall-clock time of
-each permit, one a line (tests/store/test_rate_bucket.py)."""
+``python -m tests.store.rate_worker TARGET SECONDS RATE`` prints, one permit a line, its
+slot (the wall-clock time the bucket gave it) and when the worker woke for it
+(tests/store/test_rate_bucket.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,21 @@ from bot.store import Store
 async def main(target: str, seconds: float, rate: float) -> None:
     store = Store(target)
     await store.open()
-    shared = SharedRate(store, "telegram", rate)
+    asked = [0.0]  # the wall clock the bucket was asked at, for the permit's slot
+
+    def wall() -> float:
+        asked[0] = time.time()
+        return asked[0]
+
+    shared = SharedRate(store, "telegram", rate, wall=wall)
     end = time.time() + seconds
     try:
         while time.time() < end:
-            await shared.acquire()
-            print(f"{time.time():.6f}", flush=True)
+            wait = await shared.reserve()
+            slot = asked[0] + wait
+            if wait > 0:
+                await asyncio.sleep(wait)
+            print(f"{slot:.6f} {time.time():.6f}", flush=True)
     finally:
         await store.close()
 
