@@ -416,10 +416,8 @@ class TableManager:
         policy, env = self._env(settings, seeded=True)
         mark = time.perf_counter()
         if ai_later and isinstance(cmd, Act):
-            # No AI seat decides in this step: it runs here, not in a worker thread.
-            result = step(table, cmd, replace(env, ai_later=True))
-        else:
-            result = await self._core(key, policy, step, table, cmd, env)
+            env = replace(env, ai_later=True)
+        result = await self._core(key, policy, step, table, cmd, env)
         self._time("step", mark)
         await unit.commit(self._commit_of(table, result, changed))
         reply = Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
