@@ -63,7 +63,7 @@ def build_bots(manager: TableManager, shards: tuple[int, int] | None = None) -> 
 
 def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig | None) -> ChatBot:
     from .telegram import TelegramBot
-    from .telegram.app import TELEGRAM_RATE_ENV, telegram_rate
+    from .telegram.app import SHARED_BURST, TELEGRAM_RATE_ENV, telegram_rate
 
     calls = telegram_rate(os.environ.get(TELEGRAM_RATE_ENV))
     bot = TelegramBot(
@@ -81,7 +81,8 @@ def _telegram(manager: TableManager, token: str, drawer: Drawer, web: WebConfig 
         from bot.cluster.ratebucket import SharedRate
 
         # Telegram counts the whole bot's calls: the workers take them from one bucket.
-        bot.share_rate(SharedRate(manager.store.background(), TELEGRAM.platform, calls))
+        shared = SharedRate(manager.store.background(), TELEGRAM.platform, calls, SHARED_BURST)
+        bot.share_rate(shared)
     if web is not None:
         bot.link_web(web.app_url, web.replay_url)
     return bot

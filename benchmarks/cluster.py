@@ -1002,6 +1002,18 @@ def _gaps_by_sender(arrivals: list[tuple[float, int]], figs: Figures, calls: lis
         if before:
             own = caller.get(at) == figs.press_worker.get(max(before))
             split[own].append(at - max(before))
+    if os.environ.get("GOUJI_BENCH_TRACE"):  # what happened in a few slow turns
+        slow = [(at, t) for at, t in arrivals if figs.pressed.get(t)][:400]
+        shown = 0
+        for at, table in slow:
+            before = max([p for p in figs.pressed.get(table, []) if p < at], default=None)
+            if before is None or at - before < 0.4 or shown >= 6:
+                continue
+            shown += 1
+            print(f"# slow turn: pressed at {before:.3f} on {figs.press_worker.get(before)}")
+            for c in calls:
+                if before - 0.05 <= c.at <= at:
+                    print(f"#   +{c.at - before:6.3f} {c.caller} {c.method} {c.chat_id}")
     for own, gaps in split.items():
         if gaps:
             gaps.sort()

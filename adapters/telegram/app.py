@@ -46,6 +46,12 @@ ALLOWED_UPDATES = ["message", "callback_query"]
 # Bot API calls a second for the whole bot (Telegram's bulk limit is about 30): PTB's
 # limiter in each process, and on several workers the bucket their chat calls share.
 DEFAULT_CALLS_PER_SECOND = 30.0
+# Calls the bucket several workers share lets go at once (then one a 1/rate slot): a
+# play's own calls — the table edit and the players' hand messages, up to seven — leave
+# together, as PTB's limiter lets one process send them (its bucket holds a whole
+# second's calls). With one, a turn's next keyboard waited a slot behind each earlier
+# edit (issue #38). At most rate + burst calls in any second (38 of the default 30).
+SHARED_BURST = 8.0
 TELEGRAM_RATE_ENV = "GOUJI_TELEGRAM_CALLS_PER_SECOND"
 
 

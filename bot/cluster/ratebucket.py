@@ -23,11 +23,22 @@ from ..store import Store
 from ..store.backend import Dialect
 
 # One row a name: the tokens left (below 0: slots reserved ahead) and when counted.
-_TAKE = (
-    "INSERT INTO rate_buckets AS b (name, tokens, at) VALUES (?, ? - 1, ?) "
+_UPDATE = (
     "ON CONFLICT (name) DO UPDATE SET "
     "tokens = LEAST(?, b.tokens + GREATEST(0, excluded.at - b.at) * ?) - 1, "
     "at = GREATEST(b.at, excluded.at) RETURNING tokens"
+)
+_TAKE = "INSERT INTO rate_buckets AS b (name, tokens, at) VALUES (?, ? - 1, ?) " + _UPDATE
+# On PostgreSQL the permit's commit does not wait for its WAL to reach the disk
+# (``synchronous_commit`` off for this one transaction: the statement is its own). Every
+# Bot API call of every worker takes a permit on this one row, so a flush each held the
+# row — and the next permit — for the disk's time: a turn's few private edits went out
+# one disk flush apart (issue #38: 40-200 ms between them). A database crash can lose
+# the last permits' updates: a few calls then get slots a second time, once.
+_TAKE_PG = (
+    "INSERT INTO rate_buckets AS b (name, tokens, at) "
+    "SELECT CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) - 1, CAST(? AS DOUBLE PRECISION) "
+    "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS no_flush " + _UPDATE
 )
 
 
@@ -61,9 +72,9 @@ class SharedRate:
 
     async def reserve(self) -> float:
         """Take a permit; the seconds until its slot (0: now)."""
-        sql = _TAKE
+        sql = _TAKE_PG
         if self.store.dialect is Dialect.SQLITE:  # its scalar min() and max()
-            sql = sql.replace("LEAST", "MIN").replace("GREATEST", "MAX")
+            sql = _TAKE.replace("LEAST", "MIN").replace("GREATEST", "MAX")
         async with self.store.statement() as tx:
             row = await tx.tx.fetchone(
                 sql, self.name, self.burst, self.wall(), self.burst, self.rate

@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.cluster import ratebucket
 from bot.cluster.ratebucket import SharedRate
 from bot.store import Store
+from bot.store.backend import Dialect
+
+from .test_command_on_copy import counting
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,6 +103,32 @@ async def test_every_worker_takes_telegrams_rate_from_the_shared_bucket(
     (bot,) = build_bots(shared_manager(store, worker="w1"))
     rate = bot.sender.rules.rate  # type: ignore[attr-defined]
     assert isinstance(rate, SharedRate) and rate.rate == 30 and rate.name == "tg"
-    assert await rate.reserve() == 0.0  # it works on this store
+    # It works on this store, and a play's calls (a table edit, six hand messages) go at
+    # once, as one process's library limiter lets them (then one a slot).
+    waits = [await rate.reserve() for _ in range(7)]
+    assert waits == [0.0] * 7
     (alone,) = build_bots(TableManager())
     assert isinstance(alone.sender.rules.rate, NoGlobalRate)  # type: ignore[attr-defined]
+
+
+async def test_a_permit_does_not_wait_for_the_disk(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a permit's commit does not wait for its WAL flush: every call of
+    every worker takes one on the same row, so each flush held the next permit (issue
+    #38: a turn's private edits went out a disk flush apart). The statement turns
+    ``synchronous_commit`` off for its own transaction — and still takes its slot."""
+    if store.dialect is not Dialect.POSTGRES:
+        pytest.skip("SQLite: one process, its own file")
+    statements = counting(monkeypatch)
+    rate = SharedRate(store, "telegram", 30.0, wall=lambda: 70.0)
+    assert await rate.reserve() == 0.0
+    assert await rate.reserve() == pytest.approx(1 / 30)
+    assert statements and all("synchronous_commit" in sql for sql in statements)
+    async with store.transaction() as tx:  # the statement's setting, in its transaction
+        await tx.tx.fetchone(ratebucket._TAKE_PG, "other", 1.0, 70.0, 1.0, 30.0)
+        row = await tx.tx.fetchone("SELECT current_setting('synchronous_commit')")
+    assert row is not None and row[0] == "off"
+    async with store.transaction() as tx:  # only that transaction's
+        row = await tx.tx.fetchone("SELECT current_setting('synchronous_commit')")
+    assert row is not None and row[0] == "on"
