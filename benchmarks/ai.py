@@ -113,17 +113,24 @@ def make_policy(name: str, preset: str, setup: ExpertSetup) -> Policy:
     if name == "random":
         return RandomPolicy()
     if name == "expert":
-        from bot.ai.expert import DEFAULT_SECONDS, WORK_PER_PROCESS, ExpertPolicy
+        from bot.ai.expert import (
+            DEFAULT_SECONDS,
+            EARLY_WORK_PER_PROCESS,
+            WORK_PER_PROCESS,
+            ExpertPolicy,
+        )
 
         processes = max(1, setup.processes)
         work = setup.work or WORK_PER_PROCESS * processes
+        # a budget of the run's own holds at every stage of the hand
+        early = setup.work or EARLY_WORK_PER_PROCESS * processes
         if setup.spread:
             seconds = setup.seconds or DEFAULT_SECONDS
             pool = search_pool.configure(processes)
         else:
             seconds = setup.seconds or DEFAULT_SECONDS * processes
             pool = SearchPool(1)
-        return ExpertPolicy(rules, work=work, max_seconds=seconds, pool=pool)
+        return ExpertPolicy(rules, work=work, max_seconds=seconds, pool=pool, early_work=early)
     return policy_for(name, rules)
 
 

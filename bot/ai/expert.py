@@ -14,7 +14,9 @@ lead, a burn — it
    outscore the other team's) counts 1, a tie ½, plus a twelfth of the place points
    (``playouts``); the deals go in batches of ``MIN_DEALS``, spread over the search
    processes (``search_pool``), and after each batch an alternative that can no longer
-   beat normal's choice leaves the race, its share of the budget going to the others;
+   beat normal's choice leaves the race (``DROP_Z``), its share of the budget going to
+   the others, and the race ends at once when one alternative is clearly ahead
+   (``LEAD_Z``);
 4. keeps normal's choice unless an alternative that ran the whole race did better on
    the same deals by more than the noise (``margin`` and ``z`` standard errors of the
    paired differences).
@@ -27,8 +29,10 @@ public table with every other hand emptied — never the real hands.
 Budget: ``work`` (``WORK_PER_PROCESS`` per search process unless given) — playouts times
 the cards still in the hands, shared by the candidates (at least ``MIN_DEALS`` deals
 each) — makes the decision deterministic for a given rng seed, for any number of search
-processes, and about as long early in the hand (long playouts, few deals) as late
-(many). ``max_seconds`` is a safety net only: when a slow machine reaches it, the search
+processes. Early in the hand (more than a third of the deck in the hands: long
+playouts that hardly tell the candidates apart) a decision gets ``early_work``, a
+quarter of the late budget, so five expert seats in a row keep nobody waiting long.
+``max_seconds`` is a safety net only: when a slow machine reaches it, the search
 stops (a playout looks at the clock every few moves), drops the unfinished deal and
 decides from the deals finished so far, so a decision cut short by the clock may differ
 from an uncut one.
@@ -67,6 +71,13 @@ from .tracking import deck_of
 # hands) 8,000 won 0.583, 16,000 0.609, 32,000 0.682 — the deals are what tell a real
 # gain from the noise, so the budget takes what the time limit allows (1.5 s a decision).
 WORK_PER_PROCESS = 32_000
+# Early in the hand (more than a third of the deck in the hands) the playouts hardly tell
+# a better candidate from a worse one (docs/ai.md, "Judged by an oracle": overrules there
+# gained +0.005 a decision, an interval holding 0; late ones +0.022), and early playouts
+# are the longest: five early searches at the full budget kept a person waiting ~5 s. So
+# an early decision gets a quarter of the work — the late ones, where the search earns
+# its keep and playouts are short, keep all of it.
+EARLY_WORK_PER_PROCESS = 8_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
 # A cap on the deals of a decision: late in the hand the budget would buy hundreds, at
@@ -79,6 +90,12 @@ DEFAULT_MARGIN = 0.03  # mean score per deal an alternative must gain over norma
 DEFAULT_Z = 2.0  # … and this many standard errors of the paired differences …
 LATE_Z = 1.0  # … or these, late in the hand (a third of the deck or less in the hands),
 # where playouts are short and a choice's effect stands out of the noise.
+# The race: an alternative leaves once its paired gain plus DROP_Z standard errors falls
+# short of the margin (were it a real gain of margin + z standard errors at the end, that
+# happens to it about once in forty); the search stops as soon as one alternative clears
+# margin + (z + LEAD_Z) standard errors, as ``pick`` would take it then and at the end.
+DROP_Z = 1.0
+LEAD_Z = 1.0
 # Free-play endgames are searched as ``normal`` searches them, with more cards and nodes
 # (~0.3 s at most on an idle core: well inside the decision budget).
 EXPERT_ENDGAME = EndgameConfig(max_cards=40, budget=20_000)
@@ -99,9 +116,12 @@ class ExpertPolicy:
         margin: float = DEFAULT_MARGIN,
         z: float = DEFAULT_Z,
         pool: SearchPool | None = None,
+        early_work: int | None = None,
     ) -> None:
         self.rules = rules
         self.work = work  # None: WORK_PER_PROCESS for each process of the search pool
+        # None: ``work`` if given, else EARLY_WORK_PER_PROCESS for each search process
+        self.early_work = early_work
         self.pool = pool  # None: the shared pool (``search_pool.configure``)
         self.playouts = playouts  # a fixed number of playouts instead of ``work``
         self.max_seconds = max_seconds
@@ -128,7 +148,7 @@ class ExpertPolicy:
             # Free play with few cards left: an exact-ish search beats playouts there.
             return endgame.choose(view, public, legal, base, rng, self.endgame)
         cands = self.candidates(view, legal, base)
-        budget = self.budget() if self.playouts is None else self.playouts
+        budget = self.budget(self.early(view)) if self.playouts is None else self.playouts
         if len(cands) < 2 or budget < len(cands):
             return base
         scores = self.evaluate(view, public, cands, rng.getrandbits(64))
@@ -195,10 +215,11 @@ class ExpertPolicy:
         hidden = hidden_cards(view, public)  # not the 4s 点四 discarded
         sizes = hand_sizes(view, hidden)
         z = self.z_for(view)
+        early = self.early(view)
         caps = tuple((seat, tuple(row)) for seat, row in sorted(pass_caps(view).items()))
         until = time.time() + self.max_seconds
         job = Batch(view, public, tuple(cands), tuple(sizes), caps, hidden, seed, 0, 0, (), until)
-        budget = self.deals(sum(sizes), len(cands)) * len(cands)  # playouts
+        budget = self.deals(sum(sizes), len(cands), early) * len(cands)  # playouts
         scores: list[list[float]] = [[] for _ in cands]
         live = list(range(len(cands)))
         pool = self._pool()
@@ -215,29 +236,40 @@ class ExpertPolicy:
                 break  # the safety net: decide from the deals finished so far
             first += count
             spent += count * len(live)
-            live = [0] + [i for i in live[1:] if self._may_win(scores, i, z)]
+            live = [0] + [i for i in live[1:] if self._may_win(scores, i, min(z, DROP_Z))]
+            if len(live) > 1 and self.pick([scores[i] for i in live], z + LEAD_Z):
+                break  # one alternative is clearly ahead: more deals would not change it
         return scores
 
     def _pool(self) -> SearchPool:
         return self.pool if self.pool is not None else search_pool.shared()
 
-    def budget(self) -> int:
-        """The decision's work: ``work`` if given, else WORK_PER_PROCESS per search process."""
+    def budget(self, early: bool = False) -> int:
+        """The decision's work: ``work`` (``early_work`` early in the hand) if given, else
+        WORK_PER_PROCESS (EARLY_WORK_PER_PROCESS) per search process."""
+        if early and self.early_work is not None:
+            return self.early_work
         if self.work is not None:
             return self.work
-        return WORK_PER_PROCESS * max(1, self._pool().processes)
+        per = EARLY_WORK_PER_PROCESS if early else WORK_PER_PROCESS
+        return per * max(1, self._pool().processes)
 
-    def deals(self, cards: int, cands: int) -> int:
+    def deals(self, cards: int, cands: int, early: bool = False) -> int:
         """Deals for a decision with ``cards`` in the hands and ``cands`` candidates."""
         if self.playouts is not None:
             return max(1, self.playouts // cands)
-        work = self.budget()
+        work = self.budget(early)
         return min(MAX_DEALS, max(MIN_DEALS, work // ((cards + PLAYOUT_FIXED) * cands)))
+
+    @staticmethod
+    def early(view: SeatView) -> bool:
+        """More than a third of the deck still in the hands."""
+        left = sum(hand_sizes(view))  # the cards still in the hands
+        return 3 * left > sum(deck_of(view.public.rules))
 
     def z_for(self, view: SeatView) -> float:
         """The standard errors a gain must clear: fewer late in the hand."""
-        left = sum(hand_sizes(view))  # the cards still in the hands
-        return self.late_z if 3 * left <= sum(deck_of(view.public.rules)) else self.z
+        return self.z if self.early(view) else self.late_z
 
     def pick(self, scores: Sequence[Sequence[float]], z: float | None = None) -> int:
         """Normal's choice (index 0) unless an alternative that ran the whole race did

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pytest
@@ -117,6 +118,7 @@ def test_the_budget_fixes_the_number_of_playouts(monkeypatch: pytest.MonkeyPatch
         return real(s, rng, deadline)
 
     monkeypatch.setattr(playouts_module, "rollout", counted)
+    monkeypatch.setattr("bot.ai.expert.LEAD_Z", math.inf)  # no early stop on a clear lead
     expert = ExpertPolicy(
         state.rules, work=3000, margin=-10.0, max_seconds=SLOW
     )  # always contested: no early stop
@@ -306,6 +308,8 @@ def test_an_alternative_that_cannot_win_leaves_the_race_and_the_rest_get_its_dea
     view = seat_view(state, seat)
     legal = options(state, seat)
     public = masked_state(state, seat)
+    # Nobody stops the race by being clearly ahead (margin -10 would let any gain do it).
+    monkeypatch.setattr("bot.ai.expert.LEAD_Z", math.inf)
     full = ExpertPolicy(state.rules, work=12_000, margin=-10.0, max_seconds=SLOW)
     cands = full.candidates(view, legal, full.normal.choose(view, legal, random.Random(0)))
     assert len(cands) >= 3
