@@ -58,6 +58,7 @@ from .metawriter import MetaWriter
 from .rebuild import Dealing, rebuild
 from .relay import OutboxRelay
 from .runtime import Dealt, runtime_to_json
+from .thinking import enqueue_thinking
 from .timers import DeadlineRunner
 from .timings import Timings
 from .units import CopyUnit, ReadUnit, TimerUnit, TxUnit
@@ -184,9 +185,7 @@ class SharedTables:
 
     @property
     def shows_thinking(self) -> bool:
-        # A table edit that is not a commit's would be sent by this worker, not by the
-        # chat's one sender.
-        return False
+        return self.db.dialect is not Dialect.SQLITE  # see ``.thinking``
 
     # -- units of work ----------------------------------------------------------------
     @asynccontextmanager
@@ -592,7 +591,13 @@ class SharedTables:
         await self._send(key)
 
     async def passing(self, out: Out) -> None:
-        return None  # see ``shows_thinking``
+        """A seat thinking long: queued now, not awaited (the step is running)."""
+        self._task(self._thinking(out))
+
+    async def _thinking(self, out: Out) -> None:
+        version = self._versions.get(out.table, 0)
+        if await enqueue_thinking(self.db, out, version, self.clock.now()):
+            await self._send(out.table)
 
     async def pump(self) -> None:
         """Send what is waiting in the outbox (also what a dead worker left)."""
