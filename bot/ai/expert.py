@@ -52,6 +52,7 @@ from ..engine.rules import Rules
 from ..engine.state import HandState, same_team
 from ..engine.views import SeatView
 from . import endgame, search_pool
+from .ahead import Thoughts, key_of
 from .base import Policy
 from .deal import deal, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
@@ -133,6 +134,7 @@ class ExpertPolicy:
         # 3s): its candidates, fallback and every decision stay as measured.
         self.normal = NormalPolicy(rules, EXPERT_NORMAL)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
+        self.thoughts = Thoughts()  # decisions worked out ahead of their turn (``ahead``)
 
     # -- the contract ----------------------------------------------------------------
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action | None:
@@ -142,7 +144,24 @@ class ExpertPolicy:
     def choose_searching(
         self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
     ) -> Action | None:
-        """Decide with playouts; ``public`` is ``masked_state`` for this seat."""
+        """Decide with playouts; ``public`` is ``masked_state`` for this seat. A decision
+        worked out ahead (``think_ahead``) on the same inputs is taken as it is."""
+        known = self.thoughts.take(key_of(public, view.seat, rng))
+        if known is not None and known.exception() is None:  # waits if under way
+            return known.result()
+        return self._search(view, public, legal, rng)
+
+    def think_ahead(
+        self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        """The decision ``choose_searching`` would take on these inputs, worked out now
+        and kept for it (``bot.ai.ahead``)."""
+        key = key_of(public, view.seat, rng)
+        return self.thoughts.work_out(key, lambda: self._search(view, public, legal, rng))
+
+    def _search(
+        self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
         base = self.normal.choose(view, legal, rng)
         if base is not None and endgame.applies(view, public, self.endgame):
             # Free play with few cards left: an exact-ish search beats playouts there.

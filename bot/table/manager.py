@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from ..ai import Policy, policy_for
 from ..engine.errors import GoujiError
 from ..store import PlayerStats, Store
+from .ahead import Ahead
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
 from .codes import ReplyCode
@@ -76,12 +77,16 @@ class _Done:
     outs: tuple[Out, ...]
     table: Table | None
     settings: GroupSettings | None
+    policy: Policy | None = None  # the table's AI (to think ahead with: ``ahead``)
 
 
 class TableManager:
     # A searching AI seat that has thought longer than this shows it in the table
     # (``thinking``); meanwhile the snapshot drawn before its decision is the table's.
     thinking_after: float = 1.0
+    # During a person's turn the searching AI seats after it work their decisions out
+    # for the person's likely answers (``ahead``): what they decide stays the same.
+    think_ahead: bool = True
 
     def __init__(
         self,
@@ -126,6 +131,7 @@ class TableManager:
         )
         self.finished_ttl = finished_ttl  # a finished table leaves memory after this
         self.idle_ttl = idle_ttl  # so does a table nobody touched (it reloads on demand)
+        self.ahead = Ahead()
         self._thinking: dict[str, TableSnapshot] = {}  # while an AI seat thinks (``_core``)
         # The last private view drawn per (table, seat), with the table object and version
         # it was drawn from (a step always makes a new table object).
@@ -158,7 +164,9 @@ class TableManager:
         return self.publisher.relay_reply(chat_key, payload)
 
     async def drain(self) -> None:
-        """Wait for the messages being relayed in the background (tests, shutdown)."""
+        """Wait for the messages being relayed in the background and stop thinking ahead
+        (tests, shutdown)."""
+        await self.ahead.close()
         await self.publisher.drain()
 
     def lock(self, key: str) -> asyncio.Lock:
@@ -364,6 +372,7 @@ class TableManager:
         five seats' thinking). The moves are the same either way."""
         key = cmd.chat.key
         started = time.perf_counter()
+        self.ahead.stop(key)  # a person acted: what the AI worked out ahead is kept
         # A settings change never runs on a copy: it may leave the table as it is, and a
         # copy commits only a table that changed (``bot.cluster.shell``).
         access = Access.LOCKED if isinstance(cmd, ChangeSettings) else Access.COPY
@@ -384,6 +393,8 @@ class TableManager:
             task = asyncio.create_task(self._ai_moves(cmd.chat))
             self._later.add(task)
             task.add_done_callback(self._later.discard)
+        elif done.table is not None and self.think_ahead:
+            self.ahead.start(key, done.table, done.policy)
         self._time("command", started)
         return done.reply
 
@@ -421,7 +432,7 @@ class TableManager:
         self._time("step", mark)
         await unit.commit(self._commit_of(table, result, changed))
         reply = Reply.yes(ReplyCode.SETTINGS_SAVED) if changed is not None else result.reply
-        return _Done(reply, outs + result.outs, result.table, changed)
+        return _Done(reply, outs + result.outs, result.table, changed, policy)
 
     async def check(self, cmd: Join) -> Reply:
         """What the table would answer to this join, changing nothing: an adapter asks

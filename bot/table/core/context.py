@@ -84,6 +84,12 @@ def announce(e: Event) -> Announce:
             assert_never(e)
 
 
+def seat_rng(hand_seed: int, step: int, seat: int, purpose: str) -> random.Random:
+    """An AI seat's rng for one decision: a hand replays from its seed and actions, and a
+    decision worked out ahead (``bot.table.ahead``) is the one taken at the turn."""
+    return random.Random(f"{hand_seed}:{step}:{seat}:{purpose}")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """How long the table waits for people (seconds); 0 means it does not wait."""
@@ -166,8 +172,7 @@ class Ctx:
 
     def ai_rng(self, seat: int, purpose: str) -> random.Random:
         st = self.t.run.state
-        step = st.step if st is not None else 0
-        return random.Random(f"{self.t.hand_seed}:{step}:{seat}:{purpose}")
+        return seat_rng(self.t.hand_seed, st.step if st is not None else 0, seat, purpose)
 
     # -- the engine -------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> list[Event]:
