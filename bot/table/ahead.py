@@ -3,8 +3,7 @@
 While a person decides, ``think_ahead`` plays the person's likely answers (``normal``'s
 choice for the seat, passing, the cheapest other plays) on the table as it stands, and
 along each works out the decisions the AI seats after the person would take, in order,
-until the line reaches
-a person again, a burn window, or the end of the hand. Each decision is the policy's
+until the line reaches a person again, a burn window, or the end of the hand. Each decision is the policy's
 own (``ExpertPolicy.think_ahead``) on the inputs the seat's turn will give it — its view,
 the masked table, the rng ``seat_rng`` seeds from the hand's seed and the step — so a
 turn whose table came out as foreseen takes it as it is (``bot.ai.ahead``): what is
