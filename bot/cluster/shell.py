@@ -58,7 +58,7 @@ from .metawriter import MetaWriter
 from .rebuild import Dealing, rebuild
 from .relay import OutboxRelay
 from .runtime import Dealt, runtime_to_json
-from .thinking import enqueue_thinking
+from .thinking import queue_thinking
 from .timers import DeadlineRunner
 from .timings import Timings
 from .units import CopyUnit, ReadUnit, TimerUnit, TxUnit
@@ -590,14 +590,9 @@ class SharedTables:
         """The commit wrote its messages to the outbox: relay the chat's."""
         await self._send(key)
 
-    async def passing(self, out: Out) -> None:
-        """A seat thinking long: queued now, not awaited (the step is running)."""
-        self._task(self._thinking(out))
-
-    async def _thinking(self, out: Out) -> None:
-        version = self._versions.get(out.table, 0)
-        if await enqueue_thinking(self.db, out, version, self.clock.now()):
-            await self._send(out.table)
+    async def passing(self, out: Out) -> None:  # a seat thinking long (the step runs on)
+        version, now = self._versions.get(getattr(out, "table", ""), 0), self.clock.now()
+        self._task(queue_thinking(self.db, out, version, now, self._send))
 
     async def pump(self) -> None:
         """Send what is waiting in the outbox (also what a dead worker left)."""

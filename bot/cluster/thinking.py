@@ -18,6 +18,7 @@ for a step's transaction: the edit could only follow the step, so none is shown 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 
 from ..store import Store
 from ..table.outputs import Out, TableChanged
@@ -38,3 +39,11 @@ async def enqueue_thinking(db: Store, out: Out, version: int, now: float) -> boo
     async with db.transaction() as tx:
         key = thinking_key(out.table, version)
         return await tx.enqueue(out.table, key, KIND, out_to_json(out), now)
+
+
+async def queue_thinking(
+    db: Store, out: Out, version: int, now: float, send: Callable[[str], Awaitable[None]]
+) -> None:
+    """Queue a thinking edit and ``send`` the chat's waiting messages."""
+    if await enqueue_thinking(db, out, version, now) and isinstance(out, TableChanged):
+        await send(out.table)

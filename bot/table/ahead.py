@@ -3,12 +3,13 @@
 While a person decides, ``think_ahead`` plays the person's likely answers (``normal``'s
 choice for the seat, passing, the cheapest other plays) on the table as it stands, and
 along each works out the decisions the AI seats after the person would take, in order,
-until the line reaches a person again, a burn window, or the end of the hand. Each decision is the policy's
-own (``ExpertPolicy.think_ahead``) on the inputs the seat's turn will give it — its view,
-the masked table, the rng ``seat_rng`` seeds from the hand's seed and the step — so a
-turn whose table came out as foreseen takes it as it is (``bot.ai.ahead``): what is
-decided never changes, only when. The person's hand is read to guess their answer, and
-only for that: each AI decision still sees its own seat's view alone.
+until the line reaches a person again, a burn window, or the end of the hand. Each
+decision is the policy's own (``ExpertPolicy.think_ahead``) on the inputs the seat's
+turn will give it — its view, the masked table, the rng ``seat_rng`` seeds from the
+hand's seed and the step — so a turn whose table came out as foreseen takes it as it is
+(``bot.ai.ahead``): what is decided never changes, only when. The person's hand is read
+to guess their answer, and only for that: each AI decision still sees its own seat's
+view alone.
 
 The work stops at the next decision boundary once ``stop`` is set (the person acted).
 """

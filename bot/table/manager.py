@@ -123,12 +123,9 @@ class TableManager:
         self._level_policies: dict[str, Policy] = {}
         self.seed_source = seed_source or (lambda: secrets.randbits(48))
         self.config = Config(
-            burn_window_seconds,
-            declare_window_seconds,
-            between_hands_seconds,
-            warn_before_seconds,
-            no_answer_seconds,
-        )
+            burn_window_seconds, declare_window_seconds, between_hands_seconds,
+            warn_before_seconds, no_answer_seconds,
+        )  # fmt: skip
         self.finished_ttl = finished_ttl  # a finished table leaves memory after this
         self.idle_ttl = idle_ttl  # so does a table nobody touched (it reloads on demand)
         self.ahead = Ahead()
