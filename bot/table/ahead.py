@@ -17,6 +17,7 @@ The work stops at the next decision boundary once ``stop`` is set (the person ac
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -31,6 +32,7 @@ from ..engine.state import HandState, Phase
 from ..engine.views import seat_view
 from .core.context import seat_rng
 from .model import TableStatus
+from .outputs import DeadlineKind
 from .record import Table
 
 GUESSER = NormalPolicy()  # a person's likely answer (normal's rules of thumb)
@@ -114,49 +116,79 @@ def think_ahead(
 
 class Ahead:
     """A manager's thinking ahead: at most ``at_once`` tables at a time, each until its
-    next command (``stop``)."""
+    next step (``stop``). A table whose turn comes while others think waits for a place
+    (the latest turn of each table; a stopped one is dropped)."""
 
     def __init__(self, at_once: int = 1) -> None:
         self.at_once = at_once
+        self.started = 0  # think-aheads begun or waiting for a place (tests, benchmarks)
         self._stops: dict[str, threading.Event] = {}
         self._tasks: set[asyncio.Future[int]] = set()
+        self._waiting: dict[str, Callable[[], int]] = {}  # tables waiting for a place
 
-    def start(self, key: str, t: Table, policy: object) -> asyncio.Future[int] | None:
-        """Think ahead on ``t`` in a worker thread if a person is to act there."""
+    def start(self, key: str, t: Table, policy: object) -> bool:
+        """Think ahead on ``t`` in a worker thread if a person is to act there (now, or
+        once a place is free); whether it will."""
         self.stop(key)
         st = t.run.state
         if (
             searches_ahead(policy) is None
             or st is None
+            or st.to_act is None
             or t.status is not TableStatus.PLAYING
             or t.run.window is not None
-            or len(self._tasks) >= self.at_once
+            or ai_owed(t)
         ):
-            return None
+            return False
         ai = tuple(info is None or info.ai_plays for info in t.seats)
+        if ai[st.to_act - 1] or _next_ai(st, [True] * 6) is None:
+            return False  # an AI seat (or 托管) is to act, or the play has not begun
         stop = self._stops[key] = threading.Event()
-        task = asyncio.ensure_future(
-            asyncio.to_thread(think_ahead, st, t.hand_seed, ai, policy, stop)
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        self._waiting[key] = functools.partial(think_ahead, st, t.hand_seed, ai, policy, stop)
+        self.started += 1
+        self._launch()
+        return True
+
+    def _launch(self) -> None:
+        """Begin the waiting think-aheads, oldest first, while there is a place."""
+        while self._waiting and len(self._tasks) < self.at_once:
+            key = next(iter(self._waiting))
+            job = self._waiting.pop(key)
+            task = asyncio.ensure_future(asyncio.to_thread(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Future[int]) -> None:
+        self._tasks.discard(task)
+        self._launch()
 
     def stop(self, key: str) -> None:
-        """The table's person acted: stop at the next decision (the one being worked out
-        is finished, and its turn waits for it rather than search twice)."""
+        """The table moved on: stop at the next decision (the one being worked out is
+        finished, and its turn waits for it rather than search twice)."""
+        self._waiting.pop(key, None)
         stop = self._stops.pop(key, None)
         if stop is not None:
             stop.set()
 
+    def thinking(self) -> bool:
+        """Whether a table thinks ahead or waits to (tests, benchmarks)."""
+        return bool(self._tasks or self._waiting)
+
     async def wait(self) -> None:
         """Until every table's thinking ahead is done (tests, benchmarks)."""
-        if self._tasks:
+        while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def close(self) -> None:
         """Stop every table's thinking and wait for it."""
         for key in list(self._stops):
             self.stop(key)
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._waiting.clear()
+        await self.wait()
+
+
+def ai_owed(t: Table) -> bool:
+    """The table waits for its AI seats' moves (an ``ai_later`` step left them due):
+    nobody thinks ahead before they are made."""
+    d = t.run.deadline
+    return d is not None and d.kind is DeadlineKind.AI

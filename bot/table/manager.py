@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from ..ai import Policy, policy_for
 from ..engine.errors import GoujiError
 from ..store import PlayerStats, Store
-from .ahead import Ahead
+from .ahead import Ahead, ai_owed
 from .cache import BoundedDict
 from .clock import Clock, SystemClock
 from .codes import ReplyCode
@@ -386,18 +386,28 @@ class TableManager:
         if done.table is None:
             self.memory.drop_lock(key)
         await self.publisher.committed(key, done.outs)
-        if done.table is not None and _ai_owed(done.table):
+        if done.table is not None and ai_owed(done.table):
             task = asyncio.create_task(self._ai_moves(cmd.chat))
             self._later.add(task)
             task.add_done_callback(self._later.discard)
-        elif done.table is not None and self.think_ahead:
-            self.ahead.start(key, done.table, done.policy)
+        else:
+            self._ahead(key, done.table, done.policy)
         self._time("command", started)
         return done.reply
 
+    def _ahead(self, key: str, t: Table | None, policy: Policy | None) -> None:
+        """After any step: if it left a person to act at a table with searching AI seats
+        (and no AI moves owed), they work out their next decisions meanwhile; else any
+        thinking of the table's past state stops."""
+        if t is None or policy is None or not self.think_ahead:
+            self.ahead.stop(key)
+        else:
+            self.ahead.start(key, t, policy)
+
     async def _ai_moves(self, chat: ChatRef) -> None:
         """The AI seats' moves an ``ai_later`` step left due: its deadline, fired now (the
-        timers would fire it too, later; whichever comes second finds nothing due)."""
+        timers would fire it too, later; whichever comes second finds nothing due).
+        Thinking ahead starts after them (``_tick``), never while they are owed."""
         try:
             async with self.lock(chat.key), self.repository.open(chat, Access.LOCKED) as unit:
                 outs = await self._tick(unit)
@@ -413,7 +423,7 @@ class TableManager:
     async def _command(self, unit: Unit, cmd: Command, key: str, ai_later: bool = False) -> _Done:
         """The command on its unit: resume a restored table, check new settings, step,
         commit."""
-        table, outs = await self._resumed(unit)
+        table, outs = await self._resumed(unit, think=False)  # the command steps on
         settings = await unit.settings()
         changed: GroupSettings | None = None
         if isinstance(cmd, ChangeSettings):
@@ -451,9 +461,12 @@ class TableManager:
             await self.publisher.committed(chat.key, outs)
         return t
 
-    async def _resumed(self, unit: Unit) -> tuple[Table | None, tuple[Out, ...]]:
+    async def _resumed(
+        self, unit: Unit, think: bool = True
+    ) -> tuple[Table | None, tuple[Out, ...]]:
         """The unit's table, restarted by the core first if it was rebuilt from a store
-        that keeps no runtime (its timers; an AI seat to move)."""
+        that keeps no runtime (its timers; an AI seat to move); ``think``: a person left
+        to act has the AI seats think ahead (not when a command steps on at once)."""
         t = unit.table
         if t is None or not unit.restored:
             return t, ()
@@ -463,6 +476,8 @@ class TableManager:
         policy, env = self._env(await unit.settings())
         result = await self._core(t.key, policy, resume, t, env)
         await unit.commit(self._commit_of(None, result))
+        if think:
+            self._ahead(t.key, result.table, policy)
         return result.table, result.outs
 
     async def load(self) -> int:
@@ -487,8 +502,10 @@ class TableManager:
         if t is None:
             return ()
         policy, env = self._env(await unit.settings())
+        self.ahead.stop(t.key)  # a turn timed out, a window closed, AI moves were owed...
         result = await self._core(t.key, policy, tick_table, t, env)
         await unit.commit(self._commit_of(t, result))
+        self._ahead(t.key, result.table, policy)
         return result.outs if result.table is not t else ()
 
     async def run_timers(self, interval: float = 0.5) -> None:
@@ -521,6 +538,7 @@ class TableManager:
         return _next_due(t, self.config.warn_before_seconds) is None  # no timer running
 
     def _forgotten(self, key: str, t: Table | None) -> None:
+        self.ahead.stop(key)
         for seat in range(1, 7):
             self._privates.pop((key, seat), None)
 
@@ -546,12 +564,6 @@ class TableManager:
     def _time(self, phase: str, since: float) -> None:
         if self.repository.timings is not None:
             self.repository.timings.add(phase, time.perf_counter() - since)
-
-
-def _ai_owed(t: Table) -> bool:
-    """The table waits for its AI seats' moves (an ``ai_later`` step left them due)."""
-    d = t.run.deadline
-    return d is not None and d.kind is DeadlineKind.AI
 
 
 def checked_settings(cmd: ChangeSettings, current: GroupSettings) -> GroupSettings | Reply:
