@@ -17,6 +17,12 @@ thinks ahead (``bot.table.ahead``) — a turn the person answers as foreseen the
 its decisions as they were worked out. The hands are the same in both runs, decision for
 decision (only when a decision is made changes); ``ahead_hits`` counts the AI turns
 that found their decision worked out.
+
+``--ai-later`` plays as the web page does (``handle(..., ai_later=True)``: the tap is
+answered after the person's own move, the AI seats' moves follow in a step of their
+own, after which the table thinks ahead): a round is then the tap until those moves are
+made (``expert_later_round_ms``, ``expert_later_round_ms_thinking``), and
+``expert_later_answer_ms`` the tap's own answer.
 """
 
 from __future__ import annotations
@@ -69,8 +75,11 @@ class CountedExpert(ExpertPolicy):
         return super().choose_searching(view, public, legal, rng)
 
 
-async def hand(preset: str, seed: int, think: float | None) -> tuple[list[float], int]:
-    """One hand's rounds (seconds) and the turns that took a decision worked out ahead."""
+async def hand(
+    preset: str, seed: int, think: float | None, ai_later: bool = False
+) -> tuple[list[float], list[float], int]:
+    """One hand's rounds and the plays' own answers (seconds), and the turns that took a
+    decision worked out ahead."""
     expert = CountedExpert()
     m = TableManager(
         clock=FakeClock(), seed_source=lambda: seed, policy=expert,
@@ -82,7 +91,7 @@ async def hand(preset: str, seed: int, think: float | None) -> tuple[list[float]
     await m.handle(OpenTable(chat=CHAT, actor=ME))
     await m.handle(AddBots(chat=CHAT, actor=ME, count=5))
     await m.handle(Start(chat=CHAT, actor=ME))
-    person, out = NormalPolicy(), []
+    person, out, answers = NormalPolicy(), [], []
     for _ in range(400):
         st = m.tables[CHAT.key].state
         legal = [] if st is None or st.over else options(st, PERSON)
@@ -94,13 +103,16 @@ async def hand(preset: str, seed: int, think: float | None) -> tuple[list[float]
                 await asyncio.wait_for(asyncio.shield(m.ahead.wait()), think)
         CountedExpert.searched = False
         started = time.perf_counter()
-        reply = await m.handle(Act(chat=CHAT, actor=ME, action=choice or legal[0]))
+        reply = await m.handle(Act(chat=CHAT, actor=ME, action=choice or legal[0]), ai_later)
+        answered = time.perf_counter()
+        await m.settle()  # the AI seats' own step (ai_later)
         if not reply.ok:
             break
         if CountedExpert.searched and st.to_act == PERSON:
             out.append(time.perf_counter() - started)
+            answers.append(answered - started)
     await m.drain()
-    return out, expert.thoughts.hits
+    return out, answers, expert.thoughts.hits
 
 
 def figures(name: str, times: list[float]) -> None:
@@ -120,21 +132,27 @@ async def main() -> None:
     ap.add_argument("--presets", default="qingdao")
     ap.add_argument("--think", type=float, default=5.0, help="the person's seconds a turn")
     ap.add_argument("--search-processes", type=int, default=search_processes(None))
+    ap.add_argument("--ai-later", action="store_true", help="play as the web page does")
     args = ap.parse_args()
     search_pool.configure(args.search_processes).start()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"load average (1 min) before: {load}")
+    prefix = "expert_later_" if args.ai_later else "expert_"
     for think in (None, args.think):
         times: list[float] = []
+        answers: list[float] = []
         hits = 0
         for preset in args.presets.split(","):
             for k in range(args.hands):
-                got, h = await hand(preset, 7100 + k, think)
+                got, answered, h = await hand(preset, 7100 + k, think, args.ai_later)
                 times += got
+                answers += answered
                 hits += h
-        name = "expert_round_ms" if think is None else "expert_round_ms_thinking"
+        name = prefix + ("round_ms" if think is None else "round_ms_thinking")
         print(f"{len(times)} rounds of five expert seats ({name}); ahead_hits {hits}")
         figures(name, times)
+        if args.ai_later:
+            figures(prefix + ("answer_ms" if think is None else "answer_ms_thinking"), answers)
     search_pool.shared().close()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"load average (1 min) after: {load}")
