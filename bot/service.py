@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from .cluster import HealthServer, worker_id
+from .cluster.shell import shared_manager
 from .cluster.timings import GcWatch, watch_loop
 from .frontend import FrontEnd, StartFailure, tokens_wanted
 from .gil import share_the_gil
@@ -56,13 +57,10 @@ BotFactory = Callable[[TableManager, "tuple[int, int] | None"], "list[ChatBot]"]
 
 
 def make_manager(store: Store) -> TableManager:
-    """One process on SQLite; on PostgreSQL, a worker among several (any worker serves any
-    table: bot.cluster.shell)."""
-    if store.dialect is Dialect.POSTGRES:
-        from .cluster.shell import shared_manager
-
-        return shared_manager(store)
-    return TableManager(store=store)
+    """On PostgreSQL, a worker among several (any worker serves any table); on SQLite, the
+    one process. Both send through the outbox (bot.cluster.shell): a message a committed
+    step owes is in the store until the platform answered, so a crash loses none."""
+    return shared_manager(store, solo=store.dialect is Dialect.SQLITE)
 
 
 def safe_target(target: str) -> str:

@@ -11,7 +11,8 @@ on the copy and the write is one statement that takes the same lock and checks t
 version (and the group's settings) before it writes — or writes nothing, and the command
 runs as above (``Access.COPY``, then ``OutOfDate``): one round trip instead of four, and
 no lock held while the step runs. The messages then leave through the outbox relay, one
-sender per chat; the timers are deadline rows that any worker may fire, each once.
+sender per chat; the timers are deadline rows that any worker may fire, each once. The
+one process on a SQLite file runs here too (``solo``), so a crash loses no owed message.
 
 What a table's runtime holds beyond its record (deadline, open burn window, last result)
 is saved beside it (``bot.cluster.runtime``), so another worker continues exactly.
@@ -39,6 +40,7 @@ from ..store import (
     StoreTx,
     TableWrite,
     lease_key,
+    outbox_version,
 )
 from ..store import Deadline as DeadlineRow
 from ..store.backend import Dialect
@@ -90,9 +92,10 @@ def shared_manager(
     relay_linger: float | None = None,
     clock: Clock | None = None,
     settings_cache_size: int = 4096,
+    solo: bool = False,
     **options: Any,
 ) -> TableManager:
-    """A table manager for one worker of several on ``store`` (PostgreSQL)."""
+    """A table manager for a worker of several on ``store`` (PostgreSQL), or ``solo``."""
     clock = clock or WallClock()
     sinks = Sinks()
     tables = SharedTables(
@@ -104,6 +107,7 @@ def shared_manager(
         inline_relay=inline_relay,
         relay_linger=relay_linger,
         settings_cache_size=settings_cache_size,
+        solo=solo,
     )
     return TableManager(clock=clock, repository=tables, publisher=tables, sinks=sinks, **options)
 
@@ -123,8 +127,11 @@ class SharedTables:
         inline_relay: bool = False,
         relay_linger: float | None = None,
         settings_cache_size: int = 4096,
+        solo: bool = False,
     ) -> None:
         self.store: Store | None = store
+        # The one process on its SQLite file: it hears every commit, having made each.
+        self.solo = solo
         self.db = store
         self.sinks = sinks
         self.clock = clock
@@ -177,7 +184,7 @@ class SharedTables:
 
     @property
     def shared(self) -> bool:
-        return True
+        return not self.solo  # alone, every output passes here (the web table need not poll)
 
     @property
     def durable(self) -> bool:
@@ -185,7 +192,7 @@ class SharedTables:
 
     @property
     def shows_thinking(self) -> bool:
-        return self.db.dialect is not Dialect.SQLITE  # see ``.thinking``
+        return self.solo or self.db.dialect is not Dialect.SQLITE  # see ``.thinking``
 
     # -- units of work ----------------------------------------------------------------
     @asynccontextmanager
@@ -345,7 +352,7 @@ class SharedTables:
         seated = [(u, k) for k in keys if k in tables for u in _users(tables[k])]
         async with self.db.transaction() as tx:
             await tx.add_players(seated)
-        self._listening = await self.db.listen_tables(self._heard)
+        self._listening = self.solo or await self.db.listen_tables(self._heard)
         if self._listening:
             # Hearing every commit, this worker can go on sending a chat's messages after
             # its own are out (``OutboxRelay.linger``); without it, the others' would wait
@@ -649,7 +656,7 @@ class SharedTables:
             # Written by a newer or broken version: skip it rather than block the chat.
             log.error("outbox message %s unreadable: %s", message.msg_key, err)
             return {"worker": self.worker, "skipped": "unreadable"}
-        if self._versions.get(out.table, -1) < _version_of(message.msg_key):
+        if self._versions.get(out.table, -1) < outbox_version(message.msg_key):
             await self._refresh_behind(out.table)  # the adapter reads its snapshot next
         if isinstance(out, PrivateNote) and not await self._may_warn(out):
             return {"worker": self.worker, "skipped": "played"}
@@ -691,10 +698,3 @@ def _row_of(due: Due | None) -> tuple[str, float | None]:
 def _users(t: Table) -> tuple[str, ...]:
     """The users seated at a table, in order (AI seats have none)."""
     return tuple(sorted({s.user_id for s in t.seats if s and s.user_id}))
-
-
-def _version_of(msg_key: str) -> int:
-    """The table version a message was written at (``<table>#<version>.<n>``)."""
-    _, _, tail = msg_key.rpartition("#")
-    version, _, _ = tail.partition(".")
-    return int(version) if version.isdigit() else 1 << 62

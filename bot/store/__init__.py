@@ -11,7 +11,7 @@ from .db import Store
 from .deadlines import Deadline
 from .hands import HandWrite, PlayerStats
 from .leases import LeasePrefixError, grouped_prefixes, lease_key, share_group_budget
-from .outbox import Batch, OutboxMessage, outbox_key
+from .outbox import Batch, OutboxMessage, outbox_key, outbox_version
 from .steps import Seen, StoreTx, TableWrite
 from .tables import ActionsSince, StoredTable
 from .target import DATABASE_URL_ENV, default_db_path, default_store_target, is_postgres_url
@@ -36,5 +36,6 @@ __all__ = [
     "is_postgres_url",
     "lease_key",
     "outbox_key",
+    "outbox_version",
     "share_group_budget",
 ]

@@ -59,6 +59,13 @@ def outbox_key(table_key: str, version: int, index: int) -> str:
     return f"{table_key}#{version}.{index}"
 
 
+def outbox_version(msg_key: str) -> int:
+    """The table version a message was written at (``<table>#<version>.<n>``)."""
+    _, _, tail = msg_key.rpartition("#")
+    version, _, _ = tail.partition(".")
+    return int(version) if version.isdigit() else 1 << 62
+
+
 # An outbox message's columns, as ``_message`` reads them.
 _MESSAGE = "id, chat_key, msg_key, kind, payload, attempts, state, created"
 

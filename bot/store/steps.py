@@ -116,7 +116,9 @@ class StoreTx(
         row, settings = await self.lock_table_and_settings(w.table_key, seen[0])
         if (None if row is None else row.version) != expected or settings != seen[1]:
             return None
-        return await self._write_each(w)
+        version = await self._write_each(w)
+        self.fault("commit")  # written, not committed (the statement commits on its way out)
+        return version
 
     async def _write_each(self, w: TableWrite) -> int:
         if w.settings is not None:

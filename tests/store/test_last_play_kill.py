@@ -168,8 +168,6 @@ async def test_a_worker_killed_at_any_stage_of_the_last_play_loses_and_repeats_n
     store_target: str, tmp_path: Path, stage: str
 ) -> None:
     shared = store_target.startswith("postgres")
-    if not shared and stage != "hand_commit":
-        pytest.skip("one SQLite process keeps a committed step's messages in memory")
     c = Cluster(store_target, tmp_path)
     await c.open(["w0", "w1"] if shared else ["w0"], SETTINGS)
     try:

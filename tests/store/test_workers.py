@@ -202,7 +202,10 @@ async def test_what_a_dead_worker_committed_is_sent_by_another(
     assert len(rec_b.outs) == 1  # and only once
 
 
-async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> None:
+async def test_the_service_sends_through_the_outbox_on_both_back_ends(store: Store) -> None:
+    """A worker of several on PostgreSQL; on SQLite the one process (``solo``: no other
+    worker, yet its messages are in the outbox until sent: issue #38)."""
+    from bot.cluster.shell import SharedTables
     from bot.service import make_manager
     from bot.table import TableManager
 
@@ -210,6 +213,9 @@ async def test_the_service_runs_a_shared_worker_on_postgresql(store: Store) -> N
     shared = store.dialect == "postgres"
     assert manager.shared is shared
     assert isinstance(manager, TableManager)
+    assert isinstance(manager.publisher, SharedTables)
+    assert manager.publisher.solo is not shared
+    assert manager.publisher.shows_thinking
 
 
 async def test_other_workers_copies_follow_each_commit(workers: list[Worker]) -> None:
