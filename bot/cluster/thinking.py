@@ -12,7 +12,9 @@ the step committed, shows the table as committed (a harmless edit).
 
 On PostgreSQL the step holds at most its table's row lock, and the edit's insert waits
 for nothing. SQLite (tests standing in for the shared database) locks the whole file
-for a step's transaction: the edit could only follow the step, so none is shown there.
+for a step's transaction: the edit could only follow the step, so none is shown there —
+except by the one process on its file (``solo``), whose steps run on its copy with no
+transaction open.
 """
 
 from __future__ import annotations

@@ -17,10 +17,9 @@ idempotency key), the human's hand message ending on the finished table's captio
 no message left unsent.
 
 On PostgreSQL two workers share the tables; the other one finishes (its relay takes the
-dead worker's chats once their leases run out). On SQLite one process is started again
-on the same file; there the messages of a committed step live only in the process's
-memory (no outbox: ``TableManager``), so only the stage before the commit applies (after
-it the restarted process does not send the match's end: docs/store.md, not yet fixed).
+dead worker's chats once their leases run out). On SQLite the one process (``solo``: it
+sends through the outbox too) is started again on the same file, at every stage, and
+finishes the same way: what the killed process owed is in the outbox, sent once.
 """
 
 from __future__ import annotations
