@@ -130,11 +130,9 @@ class SharedTables:
         solo: bool = False,
     ) -> None:
         self.store: Store | None = store
-        # The one process on its SQLite file: it hears every commit, having made each.
-        self.solo = solo
+        self.solo = solo  # the one process on its SQLite file: every commit is its own
         self.db = store
-        self.sinks = sinks
-        self.clock = clock
+        self.sinks, self.clock = sinks, clock
         self.memory = TableMemory(clock.now)
         self.memory.on_forget(self._forgotten)
         self.settings_cache: BoundedDict[str, GroupSettings] = BoundedDict(settings_cache_size)
