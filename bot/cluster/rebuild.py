@@ -10,6 +10,7 @@ last hand messages show."""
 from __future__ import annotations
 
 from ..store import ActionsSince, StoredTable, StoreTx
+from ..table.core import note_views_shown
 from ..table.model import TableStatus
 from ..table.persist import deal_start, replay
 from ..table.record import Table, table_from_json
@@ -87,4 +88,6 @@ async def rebuild(
             logged = await tx.load_actions(key, t.deal_no, start=start)
         replay(t, state, replayed, logged)
     restore_runtime(t.run, run)
+    # The worker that committed this state queued every view it changed with it.
+    note_views_shown(t)
     return t

@@ -2,8 +2,8 @@
 the deadline (and whether its warning went out), an open burn window with the burns
 declared in it, the last result, and — once a hand has ended — how that hand was dealt.
 The engine state is not here: it is replayed from the action log. What each player's
-view last showed is not either: a worker that takes a table over sends each player's
-view once more (an idempotent edit)."""
+view last showed is not either: it is what the table's committed state shows, since the
+commit that changed a view queued its update in the outbox (``note_views_shown``)."""
 
 from __future__ import annotations
 

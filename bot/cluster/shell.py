@@ -169,7 +169,7 @@ class SharedTables:
 
     def _relay(self, lease_seconds: float) -> OutboxRelay:
         """The outbox's sender for the chats whose lease this worker holds."""
-        relay = OutboxRelay(
+        return OutboxRelay(
             self.bookkeeping,
             self.worker,
             self._deliver,
@@ -179,8 +179,6 @@ class SharedTables:
             stored=self.meta.flush,
             recall=self._recall,
         )
-        relay.eager = self.solo  # alone: see ``OutboxRelay.eager``
-        return relay
 
     @property
     def shared(self) -> bool:

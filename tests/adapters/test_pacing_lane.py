@@ -4,6 +4,7 @@ pause surviving a restart, and the bot-wide rate hook waited on before each call
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from collections.abc import Callable, Hashable, Sequence
@@ -251,3 +252,62 @@ async def test_the_global_rate_is_asked_before_every_call(p: Platform) -> None:
         lanes.post(chat, log.job(f"c{chat}"), urgent=True)
     await lanes.pump()
     assert bucket.acquired == len(log.calls) == 5
+
+
+@pytest.mark.parametrize("p", PLATFORMS, ids=lambda p: p.name)
+async def test_a_lane_due_while_another_uploads_starts_at_once(p: Platform) -> None:
+    """The production loop (``start()``): a chat's message that falls due while another
+    chat's upload is still out goes at once — a player's keyboard does not wait for the
+    group's result picture (issue 38). Then a failing job leaves its lane and the loop
+    alive, and ``stop()`` ends the upload still out."""
+    clock = FakeClock()
+    lanes = pacer(p, clock)
+    uploading, release = asyncio.Event(), asyncio.Event()
+    sent: list[str] = []
+
+    async def upload() -> int:
+        uploading.set()
+        await release.wait()
+        sent.append("picture")
+        return 1
+
+    async def keyboard() -> int:
+        sent.append("keyboard")
+        return 1
+
+    async def broken() -> int:
+        raise RuntimeError("bad job")
+
+    lanes.start()
+    try:
+        lanes.post(CHAT, upload)
+        await asyncio.wait_for(uploading.wait(), 2)
+        lanes.post(CHAT - 1, keyboard, urgent=True)
+        for _ in range(100):
+            if sent:
+                break
+            await asyncio.sleep(0.01)
+        assert sent == ["keyboard"]  # while the picture is still uploading
+        lanes.post(CHAT - 2, broken, urgent=True)
+        await asyncio.sleep(0.05)
+        lanes.post(CHAT - 2, keyboard, urgent=True)  # the same chat, once more
+        for _ in range(100):
+            if len(sent) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert sent == ["keyboard", "keyboard"]
+        release.set()
+        for _ in range(100):
+            if len(sent) == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert sent[-1] == "picture"
+        uploading.clear()
+        release.clear()
+        lanes.post(CHAT, upload)
+        await asyncio.wait_for(uploading.wait(), 2)
+    finally:
+        await lanes.stop()
+    release.set()
+    await asyncio.sleep(0.05)
+    assert sent.count("picture") == 1  # the upload out at stop() was cancelled

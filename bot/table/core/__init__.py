@@ -2,7 +2,7 @@
 
 from .context import Config, Env, FinishedHand, Step
 from .step import resume, step, tick_table
-from .views import human_options, private_snapshot, table_snapshot
+from .views import human_options, note_views_shown, private_snapshot, table_snapshot
 
 __all__ = [
     "Config",
@@ -10,6 +10,7 @@ __all__ = [
     "FinishedHand",
     "Step",
     "human_options",
+    "note_views_shown",
     "private_snapshot",
     "resume",
     "step",

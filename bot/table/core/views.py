@@ -89,32 +89,52 @@ def turn_line(t: Table) -> tuple[object, ...]:
     return (t.status, to_act, t.run.window is not None, t.declare_open, t.run.deadline)
 
 
+def view_sig(t: Table, seat: int) -> tuple[object, ...]:
+    """What a player's private view is drawn from: a new HandChanged goes out only when
+    this changes."""
+    st = t.run.state
+    info = t.seats[seat - 1]
+    assert st is not None and info is not None
+    role = role_of(t, seat, tuple(human_options(t, seat)))
+    return (
+        t.deal_no,
+        st.hands[seat - 1],
+        role,
+        t.version if role else None,
+        info.autoplay,
+        st.phase,
+        t.declare_open,
+        seat in t.ready,
+    )
+
+
 def emit_views(c: Ctx) -> None:
     """One TableChanged per change, and HandChanged for players whose view changed."""
     t = c.t
     if t.run.dirty:
         c.outs.append(TableChanged(t.key))
         t.run.dirty = False
-    st = t.run.state
-    if st is None:
+    if t.run.state is None:
         return
     for seat in t.humans():
         info = t.seats[seat - 1]
         assert info is not None and info.user_id is not None
-        role = role_of(t, seat, tuple(human_options(t, seat)))
-        sig = (
-            t.deal_no,
-            st.hands[seat - 1],
-            role,
-            t.version if role else None,
-            info.autoplay,
-            st.phase,
-            t.declare_open,
-            seat in t.ready,
-        )
+        sig = view_sig(t, seat)
         if t.run.private_sig.get(seat) != sig:
             t.run.private_sig[seat] = sig
             c.outs.append(HandChanged(t.key, info.user_id, seat))
+
+
+def note_views_shown(t: Table) -> None:
+    """Count every player's view of the table's committed state as sent. A table read
+    back from its row is one some worker committed, and that worker queued every view the
+    commit changed in the same transaction (the outbox): without this, each worker that
+    read the table back would re-queue every player's view on its next command, and the
+    players' paced private lanes would hold the next turn's keyboard behind them."""
+    if t.run.state is None:
+        return
+    for seat in t.humans():
+        t.run.private_sig[seat] = view_sig(t, seat)
 
 
 def table_snapshot(t: Table, meta: Mapping[str, Json]) -> TableSnapshot:
