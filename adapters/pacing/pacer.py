@@ -170,22 +170,16 @@ class Pacer:
                 self._maybe_evict(self.rules.clock.now())
                 delay = self._next_delay()
             except Exception:  # the loop must outlive any one bad job
-                log.exception("%s pump failed", self.name)
+                log.exception("%s loop failed", self.name)
                 delay = 1.0
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
 
     def _start_drains(self) -> None:
         for lane in self._ready(self.rules.clock.now()):
-            task = asyncio.create_task(self._drain_logged(lane), name=f"{self.name}:{lane.chat}")
+            task = asyncio.create_task(self._drain(lane), name=f"{self.name}:{lane.chat}")
             self._draining[lane.chat] = task
             task.add_done_callback(functools.partial(self._drained, lane))
-
-    async def _drain_logged(self, lane: Lane) -> None:
-        try:
-            await self._drain(lane)
-        except Exception:  # one chat's bad job must not stop its lane for good
-            log.exception("%s: a lane's drain failed", self.name)
 
     def _drained(self, lane: Lane, task: asyncio.Task[None]) -> None:
         if self._draining.get(lane.chat) is not task:
@@ -193,5 +187,11 @@ class Pacer:
         del self._draining[lane.chat]
         if task.cancelled():
             return
-        self._rearm(lane, self.rules.clock.now())
+        now = self.rules.clock.now()
+        failed = task.exception()
+        if failed is not None:  # one chat's bad job must not stop its lane, nor spin it
+            log.error("%s: a lane's drain failed", self.name, exc_info=failed)
+            self._due[lane.chat] = now + 1.0
+        else:
+            self._rearm(lane, now)
         self.notify()

@@ -16,6 +16,7 @@ from telegram.error import RetryAfter
 
 from adapters.discord import pacing as dc
 from adapters.pacing import Job, Limits, Pacer, RateBudget, Rules
+from adapters.pacing.lane import Lane
 from adapters.telegram import sender as tg
 from bot.table import FakeClock
 
@@ -311,3 +312,43 @@ async def test_a_lane_due_while_another_uploads_starts_at_once(p: Platform) -> N
     release.set()
     await asyncio.sleep(0.05)
     assert sent.count("picture") == 1  # the upload out at stop() was cancelled
+
+
+async def test_a_drain_that_fails_is_tried_again_later_not_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A lane whose drain itself raises (a bug, not a failed call: those the lane keeps)
+    is tried again a second later — the loop neither dies nor spins on it."""
+    p = PLATFORMS[0]
+    clock = FakeClock()
+    budget = RateBudget(p.limits.limit, p.limits.window, clock, wall=clock.now)
+    tries: list[int] = []
+
+    class Flaky(Pacer):
+        async def _drain(self, lane: Lane) -> None:
+            tries.append(1)
+            if len(tries) == 1:
+                raise RuntimeError("a bug in a lane")
+            await super()._drain(lane)
+
+    lanes = Flaky(Rules(p.limits, budget, p.retry_of))
+    sent: list[str] = []
+
+    async def keyboard() -> int:
+        sent.append("keyboard")
+        return 1
+
+    lanes.start()
+    try:
+        lanes.post(CHAT, keyboard, urgent=True)
+        await asyncio.sleep(0.5)
+        assert len(tries) == 1 and sent == []  # not again at once
+        clock.advance(1.0)  # the loop looks again within a second of real time
+        for _ in range(200):
+            if sent:
+                break
+            await asyncio.sleep(0.01)
+        assert sent == ["keyboard"] and len(tries) == 2
+    finally:
+        await lanes.stop()
+    assert "a lane's drain failed" in caplog.text
