@@ -725,7 +725,7 @@ async def stored_figures(url: str, humans: list[Human]) -> Stored:
     try:
         async with store.transaction(readonly=True) as tx:
             for seated in by_table(humans).values():
-                await _table_actions(tx, store, seated, out)
+                await _table_actions(tx, seated, out)
             rows = await tx.tx.fetch("SELECT msg_key, payload, state, attempts FROM outbox")
     finally:
         await store.close()
@@ -740,9 +740,10 @@ async def stored_figures(url: str, humans: list[Human]) -> Stored:
     return out
 
 
-async def _table_actions(tx: Any, store: Store, seated: list[Human], out: Stored) -> None:
+async def _table_actions(tx: Any, seated: list[Human], out: Stored) -> None:
     chat = seated[0].chat
-    logs = [x for hand in await store.finished_hands(chat.group_key) for x in hand["actions"]]
+    # in the same transaction: SQLite's one connection would wait for itself in another
+    logs = [x for hand in await tx.finished_hands(chat.group_key) for x in hand["actions"]]
     row = await tx.load_table(chat.key)
     done = {
         int(r[0])
