@@ -255,6 +255,14 @@ async def test_the_global_rate_is_asked_before_every_call(p: Platform) -> None:
     assert bucket.acquired == len(log.calls) == 5
 
 
+async def until(done: Callable[[], bool], seconds: float = 2.0) -> None:
+    """Wait on the real clock until ``done()`` (the production loop runs on its own)."""
+    for _ in range(round(seconds / 0.01)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+
+
 @pytest.mark.parametrize("p", PLATFORMS, ids=lambda p: p.name)
 async def test_a_lane_due_while_another_uploads_starts_at_once(p: Platform) -> None:
     """The production loop (``start()``): a chat's message that falls due while another
@@ -284,24 +292,15 @@ async def test_a_lane_due_while_another_uploads_starts_at_once(p: Platform) -> N
         lanes.post(CHAT, upload)
         await asyncio.wait_for(uploading.wait(), 2)
         lanes.post(CHAT - 1, keyboard, urgent=True)
-        for _ in range(100):
-            if sent:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: bool(sent))
         assert sent == ["keyboard"]  # while the picture is still uploading
         lanes.post(CHAT - 2, broken, urgent=True)
         await asyncio.sleep(0.05)
         lanes.post(CHAT - 2, keyboard, urgent=True)  # the same chat, once more
-        for _ in range(100):
-            if len(sent) == 2:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: len(sent) == 2)
         assert sent == ["keyboard", "keyboard"]
         release.set()
-        for _ in range(100):
-            if len(sent) == 3:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: len(sent) == 3)
         assert sent[-1] == "picture"
         uploading.clear()
         release.clear()
@@ -344,10 +343,7 @@ async def test_a_drain_that_fails_is_tried_again_later_not_at_once(
         await asyncio.sleep(0.5)
         assert len(tries) == 1 and sent == []  # not again at once
         clock.advance(1.0)  # the loop looks again within a second of real time
-        for _ in range(200):
-            if sent:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: bool(sent))
         assert sent == ["keyboard"] and len(tries) == 2
     finally:
         await lanes.stop()
