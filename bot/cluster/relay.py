@@ -105,13 +105,14 @@ def _rounds(waiting: list[OutboxMessage]) -> list[list[OutboxMessage]]:
     return rounds
 
 
-def _edits_only(handed: list[Handed], eager: bool = False) -> bool:
-    """Some of the messages are still out, and only table edits (``eager``: only
-    messages that do not post anew)."""
+def _edits_only(handed: list[Handed]) -> bool:
+    """Some of the messages are still out, and none of them posts anew (a table edit, a
+    paced group notice, a private update): the chat's next messages may be claimed past
+    them. Past only table edits, a turn's keyboard waited behind a paced group notice:
+    on one SQLite process the turn gap went from p50 0.22 s to 0.04 s, on three
+    PostgreSQL workers p95 from 1.29 s to 0.97 s (docs/store.md, docs/perf.md)."""
     out_yet = [m.kind for m, receipt, _ in handed if not receipt.done]
-    if eager:
-        return bool(out_yet) and not any(kind in POSTS_ANEW for kind in out_yet)
-    return bool(out_yet) and all(kind in EDITS_ONLY for kind in out_yet)
+    return bool(out_yet) and not any(kind in POSTS_ANEW for kind in out_yet)
 
 
 def _answer(receipt: Receipt, answer: dict[str, Any]) -> dict[str, Any]:
@@ -122,13 +123,6 @@ def _answer(receipt: Receipt, answer: dict[str, Any]) -> dict[str, Any]:
 
 
 class OutboxRelay:
-    # Claim the chat's next messages while any message that does not post anew is still
-    # out (a paced group notice, a private update), not only table edits, so a turn's
-    # keyboard waits for no group notice: on one SQLite process the turn gap went from
-    # p50 0.22 s to 0.04 s, on three PostgreSQL workers p95 from 1.29 s to 0.97 s
-    # (docs/store.md, docs/perf.md). Off: only past table edits, the older behaviour.
-    eager: bool = True
-
     def __init__(
         self,
         store: Store,
@@ -436,10 +430,8 @@ class OutboxRelay:
         while handed:
             # (a scan per message only behind a pending edit: the relay's hot path)
             head = handed[0][0].kind
-            behind_edit = not handed[0][1].done and (
-                head in EDITS_ONLY or (self.eager and head not in POSTS_ANEW)
-            )
-            if (carry and _edits_only(handed, self.eager)) or (
+            behind_edit = not handed[0][1].done and head not in POSTS_ANEW
+            if (carry and _edits_only(handed)) or (
                 behind_edit and await self._news_first(chat_key, handed, lease)
             ):
                 done = [h for h in handed if h[1].done]
@@ -526,7 +518,7 @@ class OutboxRelay:
         news, head = self._news[owner], handed[0][1]
         waited, step = 0.0, self.lease_seconds / 3
         while not head.idle:
-            if news.is_set() and _edits_only(handed, self.eager):
+            if news.is_set() and _edits_only(handed):
                 return True
             calls: list[asyncio.Future[Any]] = [f for h in handed for f in h[1].pending()]
             # Once news is in, only the calls still out can change the answer.
