@@ -16,7 +16,10 @@ From the seat's view alone (never another hand):
   cap the seat's later plays contradict (it passed ``TT`` and then led ``KKK``) is
   dropped;
 - **憋三**: every seat still playing holds a 3 (it bought one if dealt none, and 3s are
-  only ever its last play), so each is dealt one before the rest.
+  only ever its last play), so each is dealt one before the rest;
+- **点四 with 4s bought** (买4, the 4s trimmed from the deck, 青岛): a seat that has
+  neither led its 4s nor lost them at its 开点 deadline still holds one, so it is dealt
+  one before the rest (``fours_held``).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine.cards import I_THREE, NUM_RANKS, Counts
+from ..engine.cards import I_FOUR, I_THREE, NUM_RANKS, Counts
 from ..engine.plays import TWOS_BASE, Play
 from ..engine.state import SEATS, HandState, Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
@@ -50,6 +53,27 @@ def hidden_cards(view: SeatView, public: HandState) -> Counts:
     seat that failed to open, public on the table), nor the seat's own."""
     out = Seen.of(view).outstanding
     return tuple(max(0, o - d) for o, d in zip(out, public.discarded, strict=True))
+
+
+def fours_held(view: SeatView, public: HandState) -> frozenset[int]:
+    """The other seats still playing that surely hold a 4: under 点四 with the 4s trimmed
+    every seat bought one (买4) if dealt none, and keeps them until it leads them after
+    开点 or — failing to open by its deadline, with ``unopened_fours`` ``discard`` —
+    loses them (public: the deadline passed, the seat had not opened). Once it played a
+    4 (the forced lead, or an ordinary card once freed) its count is not known."""
+    rules = view.public.rules
+    if not (rules.dian_si and rules.remove_fours):
+        return frozenset()
+    played = played_by(view.public.history)
+    discard = rules.unopened_fours == "discard"
+    return frozenset(
+        s.seat
+        for s in view.public.seats
+        if s.seat != view.seat
+        and s.status is SeatStatus.PLAYING
+        and not played[s.seat - 1][I_FOUR]
+        and not (discard and s.seat in public.judged and s.seat not in public.opened)
+    )
 
 
 def hand_sizes(view: SeatView, hidden: Counts | None = None) -> list[int]:
@@ -142,10 +166,12 @@ def deal(
     caps: dict[int, list[int]],
     rng: random.Random,
     hidden: Counts | None = None,
+    fours: frozenset[int] = frozenset(),
 ) -> tuple[Counts, ...]:
     """The six hands of one determinization: the seat's own, and the outstanding cards
     (or ``hidden``, when the caller knows better) dealt at random to the others in
-    ``sizes``, within ``caps`` where the cards allow."""
+    ``sizes``, within ``caps`` where the cards allow; a 3 first to every seat still
+    playing under 憋三, a 4 first to each of ``fours`` (``fours_held``)."""
     pool: list[int] = []
     for i, n in enumerate(Seen.of(view).outstanding if hidden is None else hidden):
         pool.extend([i] * n)
@@ -153,7 +179,9 @@ def deal(
     room = {s: sizes[s - 1] for s in SEATS if s != view.seat and sizes[s - 1] > 0}
     got = {s: [0] * NUM_RANKS for s in room}
     if view.public.rules.bie_san:
-        _deal_threes(view, pool, room, got, rng)
+        _deal_floor(I_THREE, _playing(view, room), pool, room, got, rng)
+    if fours:
+        _deal_floor(I_FOUR, [s for s in room if s in fours and room[s] > 0], pool, room, got, rng)
     # A table set up from a position holds fewer cards than the deck: deal a random part.
     del pool[sum(room.values()) :]
     # Capped ranks first, while the seats that may take them still have room.
@@ -176,23 +204,28 @@ def deal(
 _NONE = [NO_CAP] * NUM_RANKS
 
 
-def _deal_threes(
-    view: SeatView,
+def _playing(view: SeatView, room: dict[int, int]) -> list[int]:
+    """憋三: every seat still playing holds a 3 — it bought one if it was dealt none, and
+    its 3s can only be its last play (in 青岛, whose deck keeps six 3s, exactly one each:
+    who can be caught, 被闷, depends on it)."""
+    return [
+        s for s in room if view.public.seats[s - 1].status is SeatStatus.PLAYING and room[s] > 0
+    ]
+
+
+def _deal_floor(
+    card: int,
+    seats: list[int],
     pool: list[int],
     room: dict[int, int],
     got: dict[int, list[int]],
     rng: random.Random,
 ) -> None:
-    """憋三: every seat still playing holds a 3 — it bought one if it was dealt none, and
-    its 3s can only be its last play — so each gets one first (in 青岛, whose deck keeps
-    six 3s, exactly one each: who can be caught, 被闷, depends on it)."""
-    seats = [
-        s for s in room if view.public.seats[s - 1].status is SeatStatus.PLAYING and room[s] > 0
-    ]
-    rng.shuffle(seats)  # too few 3s (a table set up from a position): who gets them is random
+    """One ``card`` to each of ``seats`` before the rest is dealt, while the pool has one."""
+    rng.shuffle(seats)  # too few of them (a table set up from a position): who gets them is random
     for s in seats:
-        if I_THREE not in pool:
+        if card not in pool:
             return
-        pool.remove(I_THREE)
-        got[s][I_THREE] += 1
+        pool.remove(card)
+        got[s][card] += 1
         room[s] -= 1

@@ -30,7 +30,7 @@ from ..engine.plays import Play
 from ..engine.rules import Rules
 from ..engine.state import SEATS, HandState, Phase, SeatStatus, same_team
 from ..engine.views import SeatView
-from .deal import deal, hand_sizes, hidden_cards, pass_caps
+from .deal import deal, fours_held, hand_sizes, hidden_cards, pass_caps
 from .hand import play_of
 
 FREE_FOURS = Constraints()
@@ -369,8 +369,9 @@ def choose(
     holders = sum(1 for s in SEATS if s != view.seat and sizes[s - 1])
     exact = holders == 1
     caps = pass_caps(view)
+    fours = fours_held(view, public)
     deals = [
-        node_of(public, deal(view, sizes, caps, rng, hidden=pool))
+        node_of(public, deal(view, sizes, caps, rng, pool, fours))
         for _ in range(1 if exact else cfg.deals)
     ]
     try:

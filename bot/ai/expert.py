@@ -44,7 +44,6 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..engine.actions import Action, ActionKind
 from ..engine.cards import EMPTY
@@ -54,7 +53,7 @@ from ..engine.views import SeatView
 from . import endgame, search_pool
 from .ahead import Thoughts, key_of
 from .base import Policy
-from .deal import deal, hand_sizes, hidden_cards, pass_caps
+from .deal import deal, fours_held, hand_sizes, hidden_cards, pass_caps
 from .endgame import EndgameConfig
 from .hand import play_of
 from .normal import DEFAULT_NORMAL, NormalPolicy
@@ -102,9 +101,6 @@ LEAD_Z = 1.0
 EXPERT_ENDGAME = EndgameConfig(max_cards=40, budget=20_000)
 
 
-EXPERT_NORMAL = replace(DEFAULT_NORMAL, guard_twos=False)
-
-
 class ExpertPolicy:
     """Search on top of ``NormalPolicy``; see the module docstring."""
 
@@ -130,9 +126,9 @@ class ExpertPolicy:
         self.z = z
         self.late_z = min(z, LATE_Z)
         self.endgame = EXPERT_ENDGAME
-        # The normal it was measured on (before its last 2s guarded the play before the
-        # 3s): its candidates, fallback and every decision stay as measured.
-        self.normal = NormalPolicy(rules, EXPERT_NORMAL)
+        # The table's normal (its last 2s guard the play before the 3s, as the playouts'
+        # seats do): the expert's candidates and fallback are the opponents' own play.
+        self.normal = NormalPolicy(rules, DEFAULT_NORMAL)
         self.fallback: Policy = self.normal  # where a table cannot wait for a search
         self.thoughts = Thoughts()  # decisions worked out ahead of their turn (``ahead``)
 
@@ -222,7 +218,8 @@ class ExpertPolicy:
         """One full state consistent with the view (see ``deal``)."""
         pool = hidden_cards(view, public)
         sizes = hand_sizes(view, pool)
-        return public._replace(hands=deal(view, sizes, pass_caps(view), rng, hidden=pool))
+        fours = fours_held(view, public)
+        return public._replace(hands=deal(view, sizes, pass_caps(view), rng, pool, fours))
 
     def evaluate(
         self, view: SeatView, public: HandState, cands: Sequence[Action | None], seed: int

@@ -20,7 +20,7 @@ from ..engine.errors import GoujiError
 from ..engine.game import apply
 from ..engine.state import HandState, same_team
 from ..engine.views import SeatView
-from .deal import deal
+from .deal import deal, fours_held
 from .rollout import rollout
 
 SEAT_POINTS = (4, 2, 0, 0, -2, -4)  # place points (头科 … 大落)
@@ -52,10 +52,11 @@ def run(batch: Batch) -> list[Row]:
     deadline = time.perf_counter() + (batch.until - time.time())
     caps = {seat: list(row) for seat, row in batch.caps}
     view = batch.view
+    fours = fours_held(view, batch.public)
     rows: list[Row] = []
     for d in range(batch.first, batch.first + batch.deals):
         rng = random.Random(batch.seed + d)
-        state = batch.public._replace(hands=deal(view, batch.sizes, caps, rng, batch.hidden))
+        state = batch.public._replace(hands=deal(view, batch.sizes, caps, rng, batch.hidden, fours))
         row = deal_row(state, view.seat, batch.cands, rng, deadline, batch.live)
         if row is None:
             break

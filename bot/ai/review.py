@@ -40,7 +40,7 @@ from ..engine.views import SeatView, seat_view
 from ..records.replay import Replayed
 from . import search_pool
 from .base import masked_state, options
-from .deal import deal, hand_sizes, hidden_cards, pass_caps
+from .deal import deal, fours_held, hand_sizes, hidden_cards, pass_caps
 from .expert import ExpertPolicy
 from .lessons import Lesson, lesson_for
 from .playouts import SEAT_POINTS
@@ -253,13 +253,14 @@ def race(
     hidden = hidden_cards(view, public)
     sizes = hand_sizes(view, hidden)
     caps = pass_caps(view)
+    fours = fours_held(view, public)
     scores: list[list[float]] = [[] for _ in cands]
     live = list(range(len(cands)))
     done = 0
     while len(live) > 1 and done < cfg.deals:
         for _ in range(min(BATCH, cfg.deals - done)):
             deal_rng = random.Random(rng.getrandbits(64))
-            full = public._replace(hands=deal(view, sizes, caps, deal_rng, hidden))
+            full = public._replace(hands=deal(view, sizes, caps, deal_rng, hidden, fours))
             seeds = [deal_rng.getrandbits(32) for _ in cands]
             for i in live:
                 scores[i].append(points(full, view.seat, cands[i], seeds[i]))

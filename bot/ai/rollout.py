@@ -56,6 +56,7 @@ SPEND_GOUJI = W.gouji_set
 HOARD_JOKER = W.hoard_joker
 KEEP_LAST = W.last_big
 KEEP_LAST_MEN = W.last_big_men
+GUARD_TWOS = W.guard_twos
 BLOCK = W.block
 FEED = W.feed
 SPLIT = W.split
@@ -109,7 +110,9 @@ def cost(p: Play, hand: Sequence[int], rules: Rules, units: Units | None = None)
 
 def _keep_for_threes(p: Play, hand: Sequence[int], rules: Rules) -> float:
     """Under 憋三 the best card left guards the play before the 3s (worth far more where
-    a caught seat ranks 大落 at once, ``men_is_last``)."""
+    a caught seat ranks 大落 at once, ``men_is_last``): the last big joker, else the
+    last small one, else (``guard_twos``, as the table's ``normal`` plays) the last 2s.
+    ``choices.spends_last_guard`` inline: the playouts ask it for every answer."""
     if not (rules.bie_san and hand[I_THREE]) or p.size >= sum(hand) - hand[I_THREE]:
         return 0.0
     keep = KEEP_LAST_MEN if rules.men_is_last else KEEP_LAST
@@ -117,6 +120,9 @@ def _keep_for_threes(p: Play, hand: Sequence[int], rules: Rules) -> float:
         return keep if p.big >= hand[I_BIG] else 0.0
     if hand[I_SMALL]:
         return keep if p.small >= hand[I_SMALL] else 0.0
+    if GUARD_TWOS and hand[I_TWO]:
+        spent = p.twos + (p.n if p.base == TWOS_BASE else 0)
+        return keep if spent >= hand[I_TWO] else 0.0
     return 0.0
 
 

@@ -427,13 +427,60 @@ def test_under_bie_san_every_playing_seat_is_dealt_a_three(preset: str) -> None:
         assert all(n == 1 for n in threes) if exact else all(n >= 1 for n in threes), threes
 
 
-def test_the_expert_keeps_the_normal_it_was_measured_on() -> None:
-    # Its candidates, fallback and every decision stay as measured until it is measured
-    # again: normal's later weights (the last 2s guarding the play before the 3s) are off.
-    from dataclasses import replace
-
+def test_the_expert_proposes_what_the_tables_normal_plays() -> None:
+    # Its candidates and fallback are the table's normal (the last 2s guard the play
+    # before the 3s), as every seat of its playouts plays.
     from bot.ai.normal import DEFAULT_NORMAL
 
     expert = ExpertPolicy(make_rules("qingdao"))
-    assert expert.normal.w == replace(DEFAULT_NORMAL, guard_twos=False)
+    assert expert.normal.w == DEFAULT_NORMAL and DEFAULT_NORMAL.guard_twos
     assert expert.fallback is expert.normal
+
+
+@pytest.mark.parametrize("preset", ["qingdao", "match"])
+def test_a_playout_guards_the_play_before_the_threes_as_normal_does(preset: str) -> None:
+    from bot.ai.rollout import _keep_for_threes
+    from bot.engine.movegen import gen_leads
+
+    rules = make_rules(preset)
+    normal = NormalPolicy(rules)
+    hands = ["3 222 77 9", "3 22 8", "3 S 22 8", "33 B 2 T", "3 2 99"]
+    guarded = 0
+    for text in hands:
+        hand = parse(text)
+        for p in gen_leads(hand, rules):
+            want = normal._keep_for_threes(p, hand, rules)
+            assert _keep_for_threes(p, hand, rules) == want, (text, p)
+            guarded += want > 0
+    assert guarded  # the hands spend a last guard somewhere (no joker: the last 2s)
+
+
+def test_fours_held_under_dian_si_are_dealt_a_four_first() -> None:
+    from bot.ai.deal import fours_held
+
+    rules = make_rules("qingdao")
+    for k in range(6):
+        state, _ = new_hand(rules, 20 + k)
+        normal = NormalPolicy(rules)
+        for _ in range(30 + 10 * k):  # past 买3/买4, some tricks in
+            seat = state.to_act
+            if seat is None or state.over:
+                break
+            action = normal.choose(seat_view(state, seat), options(state, seat), random.Random(0))
+            assert action is not None
+            state, _ = apply(state, seat, action)
+        seat = state.to_act
+        if seat is None:
+            continue
+        view, public = seat_view(state, seat), masked_state(state, seat)
+        held = fours_held(view, public)
+        # Whoever it names holds a 4 on the real table, and every seat whose 4s were
+        # neither played nor discarded is named.
+        assert all(state.hands[s - 1][1] >= 1 for s in held), (k, held)
+        expert = ExpertPolicy(rules, max_seconds=SLOW)
+        for d in range(10):
+            dealt = expert.determinize(view, public, random.Random(d))
+            assert all(dealt.hands[s - 1][1] >= 1 for s in held), (k, d)
+    dagang = make_rules("dagang")
+    start, _ = new_hand(dagang, 1)
+    assert fours_held(seat_view(start, 1), masked_state(start, 1)) == frozenset()
