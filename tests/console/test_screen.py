@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -192,6 +193,9 @@ def test_ctrl_c_in_replay_is_quiet(tmp_path: Path) -> None:
         env=_env(),
         encoding="utf-8",
         timeout=30,
+        # A runner started in the background ignores SIGINT, and an ignored SIGINT is
+        # inherited: give the child the default a person's terminal gives it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     child.expect("q")
     child.sendintr()
