@@ -105,7 +105,7 @@ def _rounds(waiting: list[OutboxMessage]) -> list[list[OutboxMessage]]:
     return rounds
 
 
-def _edits_only(handed: list[Handed]) -> bool:
+def _none_posts_anew(handed: list[Handed]) -> bool:
     """Some of the messages are still out, and none of them posts anew (a table edit, a
     paced group notice, a private update): the chat's next messages may be claimed past
     them. Past only table edits, a turn's keyboard waited behind a paced group notice:
@@ -430,9 +430,9 @@ class OutboxRelay:
         while handed:
             # (a scan per message only behind a pending edit: the relay's hot path)
             head = handed[0][0].kind
-            behind_edit = not handed[0][1].done and head not in POSTS_ANEW
-            if (carry and _edits_only(handed)) or (
-                behind_edit and await self._news_first(chat_key, handed, lease)
+            behind_quiet = not handed[0][1].done and head not in POSTS_ANEW
+            if (carry and _none_posts_anew(handed)) or (
+                behind_quiet and await self._news_first(chat_key, handed, lease)
             ):
                 done = [h for h in handed if h[1].done]
                 count, left = await self._mark(done, lease, True)
@@ -518,7 +518,7 @@ class OutboxRelay:
         news, head = self._news[owner], handed[0][1]
         waited, step = 0.0, self.lease_seconds / 3
         while not head.idle:
-            if news.is_set() and _edits_only(handed):
+            if news.is_set() and _none_posts_anew(handed):
                 return True
             calls: list[asyncio.Future[Any]] = [f for h in handed for f in h[1].pending()]
             # Once news is in, only the calls still out can change the answer.

@@ -16,7 +16,7 @@ from bot.ai.normal import NormalPolicy
 from bot.ai.tracking import Seen, deck_of
 from bot.engine import Action, ActionKind, apply, fmt, from_hands, make_rules, new_hand, parse
 from bot.engine.cards import EMPTY
-from bot.engine.state import HandState
+from bot.engine.state import HandState, SeatStatus
 from bot.engine.views import SeatView, seat_view
 
 from .helpers import act, mid_hand, play, table
@@ -477,6 +477,12 @@ def test_fours_held_under_dian_si_are_dealt_a_four_first() -> None:
         # Whoever it names holds a 4 on the real table, and every seat whose 4s were
         # neither played nor discarded is named.
         assert all(state.hands[s - 1][1] >= 1 for s in held), (k, held)
+        holding = {
+            s
+            for s in range(1, 7)
+            if s != seat and state.status[s - 1] is SeatStatus.PLAYING and state.hands[s - 1][1]
+        }
+        assert holding <= held, (k, holding, held)
         expert = ExpertPolicy(rules, max_seconds=SLOW)
         for d in range(10):
             dealt = expert.determinize(view, public, random.Random(d))
