@@ -6,6 +6,7 @@ Suits never matter for strength, so the engine holds cards as count vectors: a t
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
@@ -70,15 +71,25 @@ def total(counts: Sequence[int]) -> int:
 
 
 def add(a: Sequence[int], b: Sequence[int]) -> Counts:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    _same_length(a, b)
+    return tuple(map(operator.add, a, b))
 
 
 def sub(a: Sequence[int], b: Sequence[int]) -> Counts:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    _same_length(a, b)
+    return tuple(map(operator.sub, a, b))
 
 
 def contains(hand: Sequence[int], cards: Sequence[int]) -> bool:
-    return all(h >= c for h, c in zip(hand, cards, strict=True))
+    _same_length(hand, cards)
+    return all(map(operator.ge, hand, cards))
+
+
+# ``map`` over two count vectors is a third of a generator's cost (every action adds and
+# takes cards), but stops at the shorter one: the lengths are checked here instead.
+def _same_length(a: Sequence[int], b: Sequence[int]) -> None:
+    if len(a) != len(b):
+        raise ValueError(f"count vectors of different lengths: {len(a)} and {len(b)}")
 
 
 def from_ranks(ranks: Iterable[int]) -> Counts:

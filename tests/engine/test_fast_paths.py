@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine import new_hand
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import I_BIG, I_SMALL, I_TWO, NUM_RANKS, Counts
 from bot.engine.errors import IllegalAction
@@ -128,3 +129,40 @@ def test_cached_play_actions_equal_fresh_ones() -> None:
         assert Action.play(p) == Action(ActionKind.PLAY, p.counts())
         assert Action.burn(p) == Action(ActionKind.BURN, p.counts())
         assert Action.play(p) != Action.burn(p)
+
+
+def test_the_mutable_copy_gives_back_every_field_it_was_given() -> None:
+    """``MutableHand`` unpacks and rebuilds a HandState positionally: a state whose every
+    field differs from its default comes back whole (a swapped pair of fields would not)."""
+    from bot.engine.mutable import MutableHand
+    from bot.engine.state import HandState
+
+    base, _ = new_hand(make_rules("qingdao"), 5)
+    odd = {
+        name: value for name, value in zip(HandState._fields, _distinct_values(base), strict=True)
+    }
+    state = base._replace(**odd)
+    again = MutableHand(state).freeze(count_step=False)
+    assert again == state
+    assert [type(x) for x in again] == [type(x) for x in state]
+    assert MutableHand(state).freeze().step == state.step + 1
+
+
+def _distinct_values(base: object) -> list[object]:
+    """A value per HandState field, each of the field's kind and told apart from the others
+    (sets and tuples of different sizes, ints of different values)."""
+    out: list[object] = []
+    for i, value in enumerate(base):  # type: ignore[attr-defined]
+        if isinstance(value, frozenset):
+            out.append(frozenset(range(1, i % 5 + 2)))
+        elif isinstance(value, bool):
+            out.append(not value)
+        elif isinstance(value, int):
+            out.append(100 + i)
+        elif isinstance(value, tuple) and not hasattr(value, "_fields"):
+            out.append((*value, ("marker", i)))
+        elif value is None:
+            out.append(200 + i)
+        else:
+            out.append(value)  # the rules, the phase, the extras: one of a kind each
+    return out
