@@ -27,6 +27,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 COMPILED = (
+    "bot/engine/seats.py",
     "bot/engine/cards.py",
     "bot/engine/plays.py",
     "bot/engine/movegen.py",

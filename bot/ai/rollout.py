@@ -33,14 +33,16 @@ import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, ActionKind
-from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, NUM_RANKS
-from ..engine.errors import GoujiError
+from ..engine.cards import I_BIG, I_SMALL, I_THREE, I_TWO, NUM_RANKS, contains
+from ..engine.errors import ErrorCode, GoujiError, IllegalAction
 from ..engine.game import apply, legal_plays
 from ..engine.movegen import gen_answers
-from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play, is_pure_gouji
+from ..engine.plays import GOUJI_MIN, JOKERS_BASE, TWOS_BASE, Play, classify, is_pure_gouji
 from ..engine.queries import rang_error
 from ..engine.rules import Rules
-from ..engine.state import HandState, Mark, Phase, SeatStatus, down, opp, same_team, up
+from ..engine.seats import down, opp, same_team, up
+from ..engine.state import HandState, Mark, Phase, SeatStatus
+from ..engine.transition import Transition
 from .normal import DEFAULT_NORMAL
 
 MAX_STEPS = 4000
@@ -374,19 +376,45 @@ def _return_tribute(state: HandState) -> HandState:
     return apply(state, recv, Action(ActionKind.RETURN_TRIBUTE, tuple(cards)))[0]
 
 
+def _apply(state: HandState, seat: int, action: Action) -> HandState:
+    """``apply(state, seat, action)[0]``, straight to the transition for what a playout
+    does most — a play or a pass of the seat to act in plain play — without the events'
+    list or the checks that cannot fail there (the loop acts only for ``to_act``, whose
+    actions are plays, passes and 让s). Anything else goes through ``apply``."""
+    kind = action.kind
+    cards = action.cards
+    if (
+        state.phase is not Phase.PLAY
+        or state.buy_pending
+        or state.extras.chong is not None
+        or state.status[seat - 1] is not SeatStatus.PLAYING
+        or (kind is not ActionKind.PASS and (kind is not ActionKind.PLAY or cards is None))
+    ):
+        return apply(state, seat, action)[0]
+    w = Transition(state)
+    if cards is None:
+        w.do_pass(seat)
+    else:
+        p = classify(cards, state.rules)  # refuses 3s or 4s with 2s (憋三, 点四) as apply does
+        if not contains(state.hands[seat - 1], cards):
+            raise IllegalAction(ErrorCode.CARDS_NOT_IN_HAND)
+        w.do_play(seat, p)
+    return w.freeze()
+
+
 def _step(state: HandState, seat: int) -> HandState | None:
     """One move of ``seat``: the proposal, else a fallback; None if the seat cannot move."""
     try:
-        return apply(state, seat, _proposal(state, seat))[0]
+        return _apply(state, seat, _proposal(state, seat))
     except GoujiError:
         pass
     try:
-        return apply(state, seat, _fallback(state, seat, urgent=False))[0]
+        return _apply(state, seat, _fallback(state, seat, urgent=False))
     except GoujiError:
         plays = legal_plays(state, seat)
         if not plays:
             return None  # stalled: only the engine could cause this
-        return apply(state, seat, Action.play(plays[0]))[0]
+        return _apply(state, seat, Action.play(plays[0]))
 
 
 def rollout(state: HandState, rng: random.Random, deadline: float = math.inf) -> HandState:

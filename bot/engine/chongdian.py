@@ -15,7 +15,8 @@ from .errors import ErrorCode, IllegalAction
 from .events import ChongdianCalled, ChongdianResult, Passed, Played
 from .movegen import gen_answers
 from .plays import GOUJI_MIN, Play, beats, is_pure_gouji
-from .state import ChongBeat, Chongdian, HandState, Phase, SeatStatus, opp
+from .seats import opp
+from .state import ChongBeat, Chongdian, HandState, Phase, SeatStatus
 
 if TYPE_CHECKING:
     from .transition import Transition

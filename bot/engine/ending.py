@@ -17,6 +17,7 @@ from .events import (
     WentOut,
 )
 from .mutable import MutableHand
+from .seats import opp, same_team
 from .state import (
     NO_STREAKS,
     SEATS,
@@ -28,8 +29,6 @@ from .state import (
     SeatStatus,
     Team,
     Tribute,
-    opp,
-    same_team,
     team_key,
 )
 

@@ -16,14 +16,8 @@ from .events import (
 )
 from .movegen import Constraints, FoursMode, gen_leads
 from .plays import Play
-from .state import (
-    Chongdian,
-    HandState,
-    Mark,
-    SeatStatus,
-    down,
-    opp,
-)
+from .seats import down, opp
+from .state import Chongdian, HandState, Mark, SeatStatus
 
 _new = tuple.__new__
 # The order ``MutableHand`` unpacks and rebuilds a HandState in: a change to HandState's

@@ -10,7 +10,8 @@ from .cards import I_BIG, I_FOUR, I_SMALL, I_THREE, I_TWO, NOTATION
 from .errors import ErrorCode
 from .events import CountWord
 from .movegen import Constraints, FoursMode
-from .state import STREAK_EXEMPT, HandState, SeatStatus, opp, up
+from .seats import opp, up
+from .state import STREAK_EXEMPT, HandState, SeatStatus
 
 _HUI_RANKS: dict[str, tuple[HuiRanks, ...]] = {
     "threes": (HuiRanks.THREES,),

@@ -11,6 +11,10 @@ from .cards import EMPTY, Counts, fmt
 from .errors import ErrorCode, IllegalAction
 from .plays import Play
 from .rules import Rules
+from .seats import down as down
+from .seats import opp as opp
+from .seats import same_team as same_team
+from .seats import up as up
 
 SEATS = (1, 2, 3, 4, 5, 6)
 NO_STREAKS: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
@@ -77,24 +81,6 @@ class Mark(StrEnum):
 
     PASS = "pass"
     RANG = "rang"
-
-
-def opp(seat: int) -> int:
-    """对门: the seat opposite (n+3 mod 6)."""
-    return (seat + 2) % 6 + 1
-
-
-def down(seat: int) -> int:
-    """下家: the next seat counter-clockwise."""
-    return seat % 6 + 1
-
-
-def up(seat: int) -> int:
-    return (seat - 2) % 6 + 1
-
-
-def same_team(a: int, b: int) -> bool:
-    return a % 2 == b % 2
 
 
 # The two teams, by their seats.

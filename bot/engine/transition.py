@@ -36,20 +36,8 @@ from .queries import (
     revolt_error,
     turn_error,
 )
-from .state import (
-    SEATS,
-    HandResult,
-    Mark,
-    Phase,
-    PointKind,
-    PublicMove,
-    SeatStatus,
-    Tribute,
-    down,
-    opp,
-    same_team,
-    up,
-)
+from .seats import down, opp, same_team, up
+from .state import SEATS, HandResult, Mark, Phase, PointKind, PublicMove, SeatStatus, Tribute
 from .tricks import TrickFlow
 
 # 《大纲》 第二十一条(四): 落贡 is returned; 第二十四条: "点贡只进贡，不计分，不回牌".

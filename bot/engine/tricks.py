@@ -13,13 +13,8 @@ from .events import (
     TrickWon,
 )
 from .plays import opens_point
-from .state import (
-    SEATS,
-    Phase,
-    SeatStatus,
-    down,
-    opp,
-)
+from .seats import down, opp
+from .state import SEATS, Phase, SeatStatus
 
 
 class TrickFlow(HandEnd):
