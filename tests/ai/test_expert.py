@@ -490,3 +490,44 @@ def test_fours_held_under_dian_si_are_dealt_a_four_first() -> None:
     dagang = make_rules("dagang")
     start, _ = new_hand(dagang, 1)
     assert fours_held(seat_view(start, 1), masked_state(start, 1)) == frozenset()
+
+
+@pytest.mark.parametrize("preset", ["dagang", "qingdao", "match"])
+def test_the_rollouts_shortcut_is_apply_move_for_move(preset: str) -> None:
+    """``rollout._apply`` skips ``apply``'s checks and events for a play or pass of the
+    seat to act: on every move of whole playouts, and on the refused proposals (under
+    憋三 and 点四 a proposal is often refused), it gives ``apply``'s state or its error."""
+    from bot.ai.rollout import _apply, _fallback, _proposal
+    from bot.engine.errors import IllegalAction
+    from bot.engine.game import legal_plays
+    from bot.engine.state import Phase
+
+    rules = make_rules(preset)
+    moves = refused = 0
+    for seed in range(3):
+        state, _ = new_hand(rules, 40 + seed)
+        while not state.over and moves < 3000:
+            seat = state.to_act
+            if state.phase is not Phase.PLAY or seat is None:
+                break
+            nxt = None
+            for action in (_proposal(state, seat), _fallback(state, seat, urgent=False)):
+                try:
+                    expected = apply(state, seat, action)[0]
+                except IllegalAction as err:
+                    with pytest.raises(IllegalAction) as got:
+                        _apply(state, seat, action)
+                    assert got.value.code is err.code
+                    refused += 1
+                    continue
+                assert _apply(state, seat, action) == expected
+                nxt = expected
+                break
+            if nxt is None:
+                nxt = apply(state, seat, Action.play(legal_plays(state, seat)[0]))[0]
+            state = nxt
+            moves += 1
+        assert state.over
+    assert moves > 150
+    if rules.bie_san:
+        assert refused > 0  # the refusals were compared too
