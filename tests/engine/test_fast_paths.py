@@ -149,8 +149,11 @@ def test_the_mutable_copy_gives_back_every_field_it_was_given() -> None:
 
 
 def _distinct_values(base: object) -> list[object]:
-    """A value per HandState field, each of the field's kind and told apart from the others
-    (sets and tuples of different sizes, ints of different values)."""
+    """A value per HandState field, each of the field's type (the compiled engine checks
+    them) and told apart from the others (sets and tuples of different sizes, ints of
+    different values)."""
+    from bot.engine.state import HandState
+
     out: list[object] = []
     for i, value in enumerate(base):  # type: ignore[attr-defined]
         if isinstance(value, frozenset):
@@ -161,8 +164,10 @@ def _distinct_values(base: object) -> list[object]:
             out.append(100 + i)
         elif isinstance(value, tuple) and not hasattr(value, "_fields"):
             out.append((*value, ("marker", i)))
-        elif value is None:
-            out.append(200 + i)
+        elif value is None and HandState._fields[i] == "top_play":
+            out.append(Play(5, i % 3 + 1))
+        elif value is None and HandState._fields[i] != "result":
+            out.append(200 + i)  # a seat field (to_act, top_seat, rang_by, burner, …)
         else:
             out.append(value)  # the rules, the phase, the extras: one of a kind each
     return out
