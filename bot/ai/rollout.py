@@ -378,9 +378,10 @@ def _return_tribute(state: HandState) -> HandState:
 
 def _apply(state: HandState, seat: int, action: Action) -> HandState:
     """``apply(state, seat, action)[0]``, straight to the transition for what a playout
-    does most — a play or a pass of the seat to act in plain play — without the events'
-    list or the checks that cannot fail there (the loop acts only for ``to_act``, whose
-    actions are plays, passes and 让s). Anything else goes through ``apply``."""
+    does most — a play or a pass of the seat to act in plain play — without ``apply``'s
+    checks that cannot fail there (the loop acts only for ``to_act``, and only plays,
+    passes and 让s) or the 买3, 冲点 and 还贡 paths: a state that needs one of those, or
+    any other action, goes through ``apply``."""
     kind = action.kind
     cards = action.cards
     if (
