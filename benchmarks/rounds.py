@@ -8,7 +8,9 @@ clock, its playouts in ``--search-processes`` search processes): seat 1, "the pe
 plays ``normal``'s choices; the other five seats are the expert. A round is the wall time
 of the person's play — the command, with every AI decision up to the person's next turn
 (or the hand's end; burn windows do not wait) — counted when at least one expert seat
-searched in it.
+searched in it. The play that takes the person out leaves the rest of the hand to the AI
+seats in one go, several rounds long with nobody waiting for a turn: that hand's tail is
+printed apart (``expert_tail_ms``), not counted as a round (before 2026-12-06 it was).
 
 Two figures: ``expert_round_ms_p95`` with no thinking time (the person answers at once:
 nothing could be worked out ahead), and ``expert_round_ms_p95_thinking`` with
@@ -43,7 +45,7 @@ from bot.ai import NormalPolicy, options, search_pool
 from bot.ai.expert import ExpertPolicy
 from bot.ai.search_pool import search_processes
 from bot.engine import Action
-from bot.engine.state import HandState
+from bot.engine.state import HandState, SeatStatus
 from bot.engine.views import SeatView, seat_view
 from bot.table import (
     Act,
@@ -77,9 +79,9 @@ class CountedExpert(ExpertPolicy):
 
 async def hand(
     preset: str, seed: int, think: float | None, ai_later: bool = False
-) -> tuple[list[float], list[float], int]:
-    """One hand's rounds and the plays' own answers (seconds), and the turns that took a
-    decision worked out ahead."""
+) -> tuple[list[float], list[float], list[float], int]:
+    """One hand's rounds, the plays' own answers and the tail (seconds; see ``main``), and
+    the turns that took a decision worked out ahead."""
     expert = CountedExpert()
     m = TableManager(
         clock=FakeClock(), seed_source=lambda: seed, policy=expert,
@@ -91,7 +93,7 @@ async def hand(
     await m.handle(OpenTable(chat=CHAT, actor=ME))
     await m.handle(AddBots(chat=CHAT, actor=ME, count=5))
     await m.handle(Start(chat=CHAT, actor=ME))
-    person, out, answers = NormalPolicy(), [], []
+    person, out, answers, tail = NormalPolicy(), [], [], []
     for _ in range(400):
         st = m.tables[CHAT.key].state
         legal = [] if st is None or st.over else options(st, PERSON)
@@ -109,10 +111,16 @@ async def hand(
         if not reply.ok:
             break
         if CountedExpert.searched and st.to_act == PERSON:
-            out.append(time.perf_counter() - started)
-            answers.append(answered - started)
+            after = m.tables[CHAT.key].state
+            if after is not None and after.status[PERSON - 1] is not SeatStatus.PLAYING:
+                # The person went out: the rest of the hand is no round of five seats
+                # (nobody waits for a turn), and it can be many rounds long.
+                tail.append(time.perf_counter() - started)
+            else:
+                out.append(time.perf_counter() - started)
+                answers.append(answered - started)
     await m.drain()
-    return out, answers, expert.thoughts.hits
+    return out, answers, tail, expert.thoughts.hits
 
 
 def figures(name: str, times: list[float]) -> None:
@@ -141,16 +149,20 @@ async def main() -> None:
     for think in (None, args.think):
         times: list[float] = []
         answers: list[float] = []
+        tails: list[float] = []
         hits = 0
         for preset in args.presets.split(","):
             for k in range(args.hands):
-                got, answered, h = await hand(preset, 7100 + k, think, args.ai_later)
+                got, answered, tail, h = await hand(preset, 7100 + k, think, args.ai_later)
                 times += got
                 answers += answered
+                tails += tail
                 hits += h
         name = prefix + ("round_ms" if think is None else "round_ms_thinking")
         print(f"{len(times)} rounds of five expert seats ({name}); ahead_hits {hits}")
         figures(name, times)
+        print(f"{len(tails)} hands' tails after the person went out ({name}: not in it)")
+        figures(prefix + ("tail_ms" if think is None else "tail_ms_thinking"), tails)
         if args.ai_later:
             figures(prefix + ("answer_ms" if think is None else "answer_ms_thinking"), answers)
     search_pool.shared().close()
