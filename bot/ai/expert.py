@@ -30,8 +30,8 @@ Budget: ``work`` (``WORK_PER_PROCESS`` per search process unless given) — play
 the cards still in the hands, shared by the candidates (at least ``MIN_DEALS`` deals
 each) — makes the decision deterministic for a given rng seed, for any number of search
 processes. Early in the hand (more than a third of the deck in the hands: long
-playouts that hardly tell the candidates apart) a decision gets ``early_work``, a
-quarter of the late budget, so five expert seats in a row keep nobody waiting long.
+playouts that hardly tell the candidates apart) a decision gets ``early_work``,
+three eighths of the late budget, so five expert seats in a row keep nobody waiting long.
 ``max_seconds`` is a safety net only: when a slow machine reaches it, the search
 stops (a playout looks at the clock every few moves), drops the unfinished deal and
 decides from the deals finished so far, so a decision cut short by the clock may differ
@@ -75,9 +75,12 @@ WORK_PER_PROCESS = 32_000
 # a better candidate from a worse one (docs/ai.md, "Judged by an oracle": overrules there
 # gained +0.005 a decision, an interval holding 0; late ones +0.022), and early playouts
 # are the longest: five early searches at the full budget kept a person waiting ~5 s. So
-# an early decision gets a quarter of the work — the late ones, where the search earns
-# its keep and playouts are short, keep all of it.
-EARLY_WORK_PER_PROCESS = 8_000
+# an early decision gets three eighths of the work — the late ones, where the search
+# earns its keep and playouts are short, keep all of it. Less cost strength where the
+# early play decides who is caught (qingdao, the same 240 hands: 8,000 won 0.598, 16,000
+# 0.665); more puts a round of five experts over 2 s at the 95th percentile on the
+# compiled build (12,000: 1,934 ms; 16,000: 2,647 ms; docs/ai.md).
+EARLY_WORK_PER_PROCESS = 12_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
 # A cap on the deals of a decision: late in the hand the budget would buy hundreds, at
