@@ -77,9 +77,9 @@ WORK_PER_PROCESS = 32_000
 # are the longest: five early searches at the full budget kept a person waiting ~5 s. So
 # an early decision gets three eighths of the work — the late ones, where the search
 # earns its keep and playouts are short, keep all of it. Less cost strength where the
-# early play decides who is caught (qingdao, the same 240 hands: 8,000 won 0.598, 16,000
-# 0.665); more puts a round of five experts over 2 s at the 95th percentile on the
-# compiled build (12,000: 1,934 ms; 16,000: 2,647 ms; docs/ai.md).
+# early play decides who is caught (qingdao, the same 240 hands: 8,000 won 0.598, 12,000
+# 0.650, 16,000 0.665); more puts a round of five experts over 2 s at the 95th percentile
+# on the compiled build (12,000: 1,934 ms; 16,000: 2,647 ms; docs/ai.md).
 EARLY_WORK_PER_PROCESS = 12_000
 PLAYOUT_FIXED = 40
 MIN_DEALS = 6
