@@ -113,9 +113,11 @@ def sample(state: HandState, seat: int, expert: ExpertPolicy, seed: int) -> Row 
 
 def collect(args: argparse.Namespace) -> list[Row]:
     rules = make_rules(args.preset)
-    # No race (a margin nobody misses): every candidate plays all its deals, so that any
-    # rule can be applied to the scores afterwards. No clock: the same rows on any machine.
-    expert = ExpertPolicy(rules, work=args.work, margin=-math.inf, max_seconds=math.inf)
+    # No race: every candidate plays all its deals, so that any rule can be applied to the
+    # scores afterwards (until 2026-12-06 a margin of -inf stood for that, which the
+    # quicker race's clear-leader stop of 2026-12-05 read as "ahead": it ended the rows
+    # after one batch). No clock: the same rows on any machine.
+    expert = ExpertPolicy(rules, work=args.work, race=False, max_seconds=math.inf)
     rows: list[Row] = []
     out = open(args.rows, "a") if args.rows else None  # noqa: SIM115 (closed below)
     try:

@@ -117,8 +117,13 @@ class ExpertPolicy:
         z: float = DEFAULT_Z,
         pool: SearchPool | None = None,
         early_work: int | None = None,
+        race: bool = True,
     ) -> None:
         self.rules = rules
+        # False: every candidate plays all its deals (no alternative leaves, no clear
+        # leader ends it), so that any rule can be applied to the scores afterwards
+        # (benchmarks/oracle.py, benchmarks/race.py); a table always races.
+        self.race = race
         self.work = work  # None: WORK_PER_PROCESS for each process of the search pool
         # None: ``work`` if given, else EARLY_WORK_PER_PROCESS for each search process
         self.early_work = early_work
@@ -255,6 +260,8 @@ class ExpertPolicy:
                 break  # the safety net: decide from the deals finished so far
             first += count
             spent += count * len(live)
+            if not self.race:
+                continue
             live = [0] + [i for i in live[1:] if self._may_win(scores, i, min(z, DROP_Z))]
             if len(live) > 1 and self.pick([scores[i] for i in live], z + LEAD_Z):
                 break  # one alternative is clearly ahead: more deals would not change it

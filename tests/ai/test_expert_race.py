@@ -101,3 +101,18 @@ def test_an_early_decision_gets_the_early_budget(processes: int) -> None:
     # A given ``work`` (a benchmark's own) holds at every stage unless ``early_work`` is.
     assert ExpertPolicy(work=5000).budget(early=True) == 5000
     assert ExpertPolicy(work=5000, early_work=700).budget(early=True) == 700
+
+
+def test_without_the_race_every_candidate_plays_all_its_deals() -> None:
+    # The scores the clear leader ended after one batch (above), and a hopeless third:
+    # with ``race=False`` (the benchmarks that apply other rules afterwards) nobody leaves
+    # and nobody ends it — every candidate has the decision's whole share of deals.
+    view, public, cands = _decision()
+    pool = Scripted({0: [0.0], 1: [1.0], 2: [0.0, 0.5], 3: [-1.0]})
+    expert = ExpertPolicy(RULES, work=200_000, max_seconds=SLOW, pool=pool, race=False)
+    scores = expert.evaluate(view, public, cands, 5)
+    share = expert.deals(sum(hand_sizes(view)), len(cands))
+    assert share > MIN_DEALS
+    assert len(pool.batches) > 1
+    assert [len(s) for s in scores] == [share] * len(cands)
+    assert expert.pick(scores, expert.z_for(view)) == 1
