@@ -116,3 +116,18 @@ def test_without_the_race_every_candidate_plays_all_its_deals() -> None:
     assert len(pool.batches) > 1
     assert [len(s) for s in scores] == [share] * len(cands)
     assert expert.pick(scores, expert.z_for(view)) == 1
+
+
+def test_the_race_replayed_on_deals_played_ahead_is_the_tables_race() -> None:
+    # benchmarks/race.py plays a decision's deals once, every candidate on each, and
+    # replays the race on them: a candidate's playout must not depend on which others
+    # still race, or the replay would not be the decision a table takes.
+    from benchmarks.race import Served, played
+
+    view, public, cands = _decision()
+    table = ExpertPolicy(RULES, work=20_000, max_seconds=SLOW, pool=SearchPool(1))
+    scores = table.evaluate(view, public, cands, 1)
+    assert len({len(s) for s in scores}) > 1  # some alternative left the race
+    rows = played(SearchPool(1), view, public, cands, 1, max(len(s) for s in scores))
+    replay = ExpertPolicy(RULES, work=20_000, max_seconds=SLOW, pool=Served(rows, 1))
+    assert replay.evaluate(view, public, cands, 1) == scores
