@@ -122,7 +122,7 @@ class ExpertPolicy:
         self.rules = rules
         # False: every candidate plays all its deals (no alternative leaves, no clear
         # leader ends it), so that any rule can be applied to the scores afterwards
-        # (benchmarks/oracle.py, benchmarks/race.py); a table always races.
+        # (benchmarks/oracle.py); a table always races.
         self.race = race
         self.work = work  # None: WORK_PER_PROCESS for each process of the search pool
         # None: ``work`` if given, else EARLY_WORK_PER_PROCESS for each search process
