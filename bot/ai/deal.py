@@ -9,12 +9,19 @@ From the seat's view alone (never another hand):
   seat's share follows what it played (``PublicView.history``: who played what), so a
   seat that has played many cards gets fewer;
 - **the passes** (voids): a seat that passed an opponent's plain play of ``n`` cards
-  held no rank above it with ``n`` cards then — it would have answered, as a ``normal``
-  seat answers nearly every cheap chance. Hands only shrink during play, so that caps
-  its holding of each higher rank now, less what it played of that rank since. A pass
-  can be strategic, so a cap is soft: a card that fits nowhere else goes anywhere. A
-  cap the seat's later plays contradict (it passed ``TT`` and then led ``KKK``) is
-  dropped;
+  had no answer a ``normal`` seat finds cheap enough: it passes whenever its cheapest
+  answer costs more than its limit (``NormalWeights``: 12 early, 16 late, 4 less with
+  both other opponents still to come; 20 for the opposite's 够级牌), and an answer from
+  a rank above costs the rank's steps over 3, 5 more when it splits the rank (4 more
+  again when that breaks a 够级-sized set). So only the ranks whose dearest answer is
+  within even the lowest limit tell something: the seat held fewer than ``n`` of each
+  of them then. (Capping every higher rank, as until 2026-12-07, was wrong in 46 % of
+  the passes of ``normal`` self-play in 比赛: a seat keeps a bigger set of a high rank
+  rather than split it; this rule was wrong in none of them.) Hands only shrink during
+  play, so that caps its holding of each such rank now, less what it played of that
+  rank since. A pass can still be strategic, so a cap is soft: a card that fits
+  nowhere else goes anywhere. A cap the seat's later plays contradict (it passed
+  ``55`` and then led ``666``) is dropped;
 - **憋三**: every seat still playing holds a 3 (it bought one if dealt none, and 3s are
   only ever its last play), so each is dealt one before the rest;
 - **点四 with 4s bought** (买4, the 4s trimmed from the deck, 青岛): a seat that has
@@ -26,12 +33,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..engine.cards import I_FOUR, I_THREE, NUM_RANKS, Counts
-from ..engine.plays import TWOS_BASE, Play
+from ..engine.plays import GOUJI_MIN, TWOS_BASE, Play, is_gouji
+from ..engine.rules import Rules
+from ..engine.seats import opp
 from ..engine.state import SEATS, HandState, Mark, PublicMove, SeatStatus, same_team
 from ..engine.views import SeatView
 from .tracking import Seen, deck_of, known_count
+
+if TYPE_CHECKING:
+    from .normal import NormalWeights
 
 NO_CAP = 99
 RANK_SLOTS = 12  # 3 … A
@@ -122,7 +135,10 @@ def _share(sizes: list[int], guess: dict[int, int], left: int) -> None:
 
 def pass_caps(view: SeatView) -> dict[int, list[int]]:
     """Soft upper bounds on what each other seat holds now, from its passes (see above)."""
+    from .normal import DEFAULT_NORMAL  # here: normal imports endgame, which imports us
+
     history = view.public.history
+    sizes = hand_sizes(view)  # now; a seat's cards then are these and what it played since
     caps: dict[int, list[int]] = {}
     for k, m in enumerate(history):
         if not _telling_pass(m, view.seat):
@@ -130,12 +146,33 @@ def pass_caps(view: SeatView) -> dict[int, list[int]]:
         over = m.over
         assert over is not None
         later = _played_since(history, k, m.seat)
+        held = sizes[m.seat - 1] + sum(later)
+        limit = _lowest_limit(DEFAULT_NORMAL, over, m, held, view.public.rules)
         row = caps.setdefault(m.seat, [NO_CAP] * NUM_RANKS)
         for i in range(over.base - 2, RANK_SLOTS):  # the ranks above the play's base
+            if _dearest_answer(DEFAULT_NORMAL, i) > limit:
+                break  # it may have kept this rank (and every higher one) whole
             bound = over.size - 1 - later[i]
             if bound >= 0:
                 row[i] = min(row[i], bound)
     return caps
+
+
+def _lowest_limit(w: NormalWeights, over: Play, m: PublicMove, held: int, rules: Rules) -> float:
+    """The lowest answer limit ``normal`` may have had for a pass on ``over``: a 够级 duel
+    with the opposite, else its early or late limit less the 4 for both other opponents
+    still to come (``held``: the seat's cards then)."""
+    if m.over_seat == opp(m.seat) and is_gouji(over, rules):
+        return w.answer_gouji
+    base = w.answer_plain if held <= w.stage else w.answer_early
+    return base - w.upstream
+
+
+def _dearest_answer(w: NormalWeights, slot: int) -> float:
+    """What ``normal``'s dearest answer from rank slot ``slot`` (3 = 0) costs: its rank
+    steps, a split, and a broken 够级-sized set where the rank has one."""
+    base = slot + 3
+    return slot + w.split + (w.split_gouji if base in GOUJI_MIN else 0.0)
 
 
 def _telling_pass(m: PublicMove, me: int) -> bool:
