@@ -37,6 +37,7 @@ COMPILED = (
     "bot/engine/queries.py",
     "bot/engine/chongdian.py",
     "bot/ai/rollout.py",
+    "bot/ai/deal.py",
 )
 PURE_ENV = "GOUJI_PURE_BUILD"
 

@@ -32,7 +32,9 @@ From the seat's view alone (never another hand):
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..engine.cards import I_FOUR, I_THREE, NUM_RANKS, Counts
@@ -223,12 +225,17 @@ def deal(
     del pool[sum(room.values()) :]
     # Capped ranks first, while the seats that may take them still have room.
     pool.sort(key=lambda i: -sum(1 for row in caps.values() if row[i] < NO_CAP))
+    limits = {s: caps.get(s, _NONE) for s in room}
     for card in pool:
         open_ = [s for s in room if room[s] > 0]
         if not open_:
             break
-        fits = [s for s in open_ if got[s][card] < caps.get(s, _NONE)[card]] or open_
-        seat = rng.choices(fits, weights=[room[s] for s in fits])[0]
+        fits = [s for s in open_ if got[s][card] < limits[s][card]] or open_
+        # ``rng.choices(fits, weights=[room[s] for s in fits])[0]``, spelled out the way
+        # ``random.choices`` draws (one ``random()`` on the running totals): the same seat
+        # from the same rng, without the call's checks — a playout deals ~200 cards.
+        totals = list(accumulate([room[s] for s in fits]))
+        seat = fits[bisect_right(totals, rng.random() * (totals[-1] + 0.0), 0, len(fits) - 1)]
         got[seat][card] += 1
         room[seat] -= 1
     hands: list[Counts] = [(0,) * NUM_RANKS] * 6

@@ -45,6 +45,7 @@ from ..engine.state import HandState, Mark, Phase, SeatStatus
 from ..engine.transition import Transition
 from .normal import DEFAULT_NORMAL
 
+_new = tuple.__new__  # a Play without NamedTuple's Python-level constructor (a hot path)
 MAX_STEPS = 4000
 CLOCK_STEPS = 16  # moves between looks at the clock (a move takes ~0.1 ms on an idle core)
 # normal's own weights, so that playouts follow its tuning
@@ -153,11 +154,11 @@ def _plain_answers(hand: Sequence[int], top: Play, rules: Rules) -> list[Play]:
         if not c:
             continue
         if c >= n:
-            out.append(Play(r, n))
+            out.append(_new(Play, (r, n, 0, 0, 0)))
         elif c + twos >= n:
-            out.append(Play(r, c, n - c))
+            out.append(_new(Play, (r, c, n - c, 0, 0)))
     if top.base < TWOS_BASE and hand[I_TWO] >= n:
-        out.append(Play(TWOS_BASE, n))
+        out.append(_new(Play, (TWOS_BASE, n, 0, 0, 0)))
     return out
 
 
@@ -267,10 +268,10 @@ def _whole(hand: Sequence[int]) -> Play | None:
         return None
     if ranks:
         i = ranks[0]
-        return Play(i + 3, hand[i], hand[I_TWO], hand[I_SMALL], hand[I_BIG])
+        return _new(Play, (i + 3, hand[i], hand[I_TWO], hand[I_SMALL], hand[I_BIG]))
     if hand[I_TWO]:
-        return Play(TWOS_BASE, hand[I_TWO], 0, hand[I_SMALL], hand[I_BIG])
-    return Play(JOKERS_BASE, 0, 0, hand[I_SMALL], hand[I_BIG])
+        return _new(Play, (TWOS_BASE, hand[I_TWO], 0, hand[I_SMALL], hand[I_BIG]))
+    return _new(Play, (JOKERS_BASE, 0, 0, hand[I_SMALL], hand[I_BIG]))
 
 
 def _short(state: HandState, seat: int, mates: bool) -> int | None:
@@ -292,9 +293,9 @@ def _lead_sets(state: HandState, seat: int) -> list[Play]:
     rules = state.rules
     fours = rules.dian_si and hand[1] and seat not in state.fours_free
     if fours and seat in state.fours_pending:
-        return [Play(4, hand[1])]
+        return [_new(Play, (4, hand[1], 0, 0, 0))]
     return [
-        Play(i + 3, hand[i])
+        _new(Play, (i + 3, hand[i], 0, 0, 0))
         for i in range(12)
         if hand[i] and not (i == 0 and rules.bie_san) and not (i == 1 and fours)
     ]
@@ -378,7 +379,7 @@ def _return_tribute(state: HandState) -> HandState:
 
 def _apply(state: HandState, seat: int, action: Action) -> HandState:
     """``apply(state, seat, action)[0]``, straight to the transition for what a playout
-    does most — a play or a pass of the seat to act in plain play — without ``apply``'s
+    does most — a play, a pass or a 让 of the seat to act in plain play — without ``apply``'s
     checks that cannot fail there (the loop acts only for ``to_act``, and only plays,
     passes and 让s) or the 买3, 冲点 and 还贡 paths: a state that needs one of those, or
     any other action, goes through ``apply``."""
@@ -389,11 +390,17 @@ def _apply(state: HandState, seat: int, action: Action) -> HandState:
         or state.buy_pending
         or state.extras.chong is not None
         or state.status[seat - 1] is not SeatStatus.PLAYING
-        or (kind is not ActionKind.PASS and (kind is not ActionKind.PLAY or cards is None))
+        or (
+            (kind is not ActionKind.PLAY or cards is None)
+            and kind is not ActionKind.PASS
+            and kind is not ActionKind.RANG
+        )
     ):
         return apply(state, seat, action)[0]
-    w = Transition(state)
-    if cards is None:
+    w = Transition(state, quiet=True)  # a playout reads no events
+    if kind is ActionKind.RANG:
+        w.do_rang(seat)  # refuses a 让 the rules do not allow here, as ``apply`` does
+    elif cards is None:
         w.do_pass(seat)
     else:
         p = classify(cards, state.rules)  # refuses 3s or 4s with 2s (憋三, 点四) as apply does
@@ -426,11 +433,12 @@ def rollout(state: HandState, rng: random.Random, deadline: float = math.inf) ->
     time (the caller drops an unfinished playout's deal).
     """
     for step in range(MAX_STEPS):
-        if state.over:
+        phase = state.phase
+        if phase is Phase.OVER or phase is Phase.VOIDED:  # ``state.over``, without its call
             return state
         if not step % CLOCK_STEPS and time.perf_counter() > deadline:
             return state
-        if state.phase is Phase.RETURN_TRIBUTE:
+        if phase is Phase.RETURN_TRIBUTE:
             state = _return_tribute(state)
             continue
         seat = state.to_act

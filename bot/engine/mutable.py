@@ -40,7 +40,7 @@ if HandState._fields != _FIELDS:
 class MutableHand:
     """A mutable copy of a HandState while one action is applied."""
 
-    def __init__(self, s: HandState) -> None:
+    def __init__(self, s: HandState, quiet: bool = False) -> None:
         # Unpacked in HandState's field order (``_FIELDS`` checks it at import): this runs
         # once per action, and one unpacking is far cheaper than 42 attribute reads. Only
         # the fields every action changes are copied into lists and sets; the ones that
@@ -67,6 +67,9 @@ class MutableHand:
         self.trick_marks: list[Play | Mark | None] = list(trick_marks)
         self.pending_returns: list[tuple[int, int, int]] = list(pending_returns)
         self.events: list[Event] = []
+        # True: nobody reads this transition's events (a playout), so the ones made on
+        # every move (a play, a pass, a lead, a trick won) are not built at all.
+        self.quiet = quiet
 
     def freeze(self, count_step: bool = True) -> HandState:
         # Built positionally, in HandState's field order: this runs once per action and

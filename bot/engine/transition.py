@@ -40,6 +40,8 @@ from .seats import down, opp, same_team, up
 from .state import SEATS, HandResult, Mark, Phase, PointKind, PublicMove, SeatStatus, Tribute
 from .tricks import TrickFlow
 
+_new = tuple.__new__  # a PublicMove without NamedTuple's Python-level constructor (every move)
+
 # 《大纲》 第二十一条(四): 落贡 is returned; 第二十四条: "点贡只进贡，不计分，不回牌".
 _RETURNED_UNDER_LUO = frozenset({"luo", "sweep"})
 
@@ -252,10 +254,11 @@ class Transition(TrickFlow):
         if was_to_act or burn:
             self.window = set()
         self.settle_rang(s)
-        self.history = (*self.history, PublicMove(s, p, self.top_play, prev_seat))
+        self.history = (*self.history, _new(PublicMove, (s, p, self.top_play, prev_seat)))
         self.set_top(s, p, gousi)
-        record = Burned if burn else Played
-        self.emit(record(seat=s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat))
+        if not self.quiet:
+            record = Burned if burn else Played
+            self.emit(record(seat=s, cards=p.notation(), gouji=self.top_gouji, target=prev_seat))
         if opened_by_rule:
             self.mark_opened(s)
         self.after_place(s, prev_seat, burn, released)
@@ -362,8 +365,9 @@ class Transition(TrickFlow):
             self.rang_by = None
             self.rang_deciding = False
         self.trick_marks[s - 1] = Mark.PASS
-        self.history = (*self.history, PublicMove(s, Mark.PASS, self.top_play, top))
-        self.emit(Passed(seat=s))
+        self.history = (*self.history, _new(PublicMove, (s, Mark.PASS, self.top_play, top)))
+        if not self.quiet:
+            self.emit(Passed(seat=s))
         self.advance(s)
 
     def do_rang(self, s: int) -> None:
@@ -374,8 +378,12 @@ class Transition(TrickFlow):
         self.window = set()
         self.rang_by = s
         self.trick_marks[s - 1] = Mark.RANG
-        self.history = (*self.history, PublicMove(s, Mark.RANG, self.top_play, self.top_seat))
-        self.emit(Ranged(seat=s))
+        self.history = (
+            *self.history,
+            _new(PublicMove, (s, Mark.RANG, self.top_play, self.top_seat)),
+        )
+        if not self.quiet:
+            self.emit(Ranged(seat=s))
         self.advance(s)
 
     def do_revolt(self, s: int) -> None:

@@ -30,7 +30,8 @@ class TrickFlow(HandEnd):
                 continue
             if self.has_lead(s):
                 self.to_act = s
-                self.emit(Lead(seat=s))
+                if not self.quiet:
+                    self.emit(Lead(seat=s))
                 return
             if s == self.burner:
                 s = self.fail_burn(s)
@@ -160,7 +161,8 @@ class TrickFlow(HandEnd):
         if w == self.burner and r.burn_success == "first_trick":
             # 比赛: the burning play lived through its trick, so the burn has succeeded.
             self.win_burn(w)
-        self.emit(TrickWon(seat=w, cards=p.notation(), cleared_by=opp(w)))
+        if not self.quiet:
+            self.emit(TrickWon(seat=w, cards=p.notation(), cleared_by=opp(w)))
         self.top_seat = self.top_play = None
         self.top_gouji = self.top_gousi = self.lead_pending = False
         self.locked = set()
