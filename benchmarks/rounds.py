@@ -5,16 +5,24 @@ figure: at normal priority, on a machine as quiet as it gets; the load is printe
 
 A table as the bot runs it (``TableManager``, the expert with its default budget and
 clock, its playouts in ``--search-processes`` search processes): seat 1, "the person",
-plays ``normal``'s choices; the other five seats are the expert. A round is the wall time
-of the person's play — the command, with every AI decision up to the person's next turn
-(or the hand's end; burn windows do not wait) — counted when at least one expert seat
-searched in it. The play that takes the person out leaves the rest of the hand to the AI
-seats in one go, several rounds long with nobody waiting for a turn: that hand's tail is
-printed apart (``expert_tail_ms``), not counted as a round (before 2026-12-06 it was).
+plays ``normal``'s choices; the other five seats are the expert. From the person's play
+(the command, counted when at least one expert seat searched after it):
 
-Two figures: ``expert_round_ms_p95`` with no thinking time (the person answers at once:
-nothing could be worked out ahead), and ``expert_round_ms_p95_thinking`` with
-``--think`` seconds of the person's thinking before each play, during which the table
+- a **round** (``expert_round_ms``, issue #35's "five expert seats in a row") is the wall
+  time until the fifth AI decision after it is made — or until the person's next turn
+  or the hand's end, if that comes first (seats out, burn windows: they do not wait);
+- the **wait** (``expert_wait_ms``; this benchmark's "round" before 2026-12-07) runs
+  until the person's next turn. It is longer than a round when the person passed and
+  is locked out of the trick (RULES: a pass is final for the trick): the others play on
+  lap after lap, every play shown as it is made, until a new trick comes to the person.
+
+The play that takes the person out leaves the rest of the hand to the AI seats in one
+go, with nobody waiting for a turn: that hand's tail is printed apart
+(``expert_tail_ms``), in neither figure (before 2026-12-06 it was in the round).
+
+Two runs: no thinking time (the person answers at once: nothing could be worked out
+ahead; ``expert_round_ms_p95``, ``expert_wait_ms_p95``), and ``--think`` seconds
+of the person's thinking before each play (``…_thinking``), during which the table
 thinks ahead (``bot.table.ahead``) — a turn the person answers as foreseen then takes
 its decisions as they were worked out. The hands are the same in both runs, decision for
 decision (only when a decision is made changes); ``ahead_hits`` counts the AI turns
@@ -38,6 +46,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -69,19 +78,32 @@ class CountedExpert(ExpertPolicy):
     """The expert, noting whether a round searched (rounds without a search: left out)."""
 
     searched = False
+    made: ClassVar[list[float]] = []  # when each AI decision since the person's play was made
 
     def choose_searching(
         self, view: SeatView, public: HandState, legal: Sequence[Action], rng: random.Random
     ) -> Action | None:
         CountedExpert.searched = True
-        return super().choose_searching(view, public, legal, rng)
+        choice = super().choose_searching(view, public, legal, rng)
+        CountedExpert.made.append(time.perf_counter())
+        return choice
 
 
-async def hand(
-    preset: str, seed: int, think: float | None, ai_later: bool = False
-) -> tuple[list[float], list[float], list[float], int]:
-    """One hand's rounds, the plays' own answers and the tail (seconds; see ``main``), and
-    the turns that took a decision worked out ahead."""
+class HandTimes(NamedTuple):
+    """One hand's figures in seconds (see the module docstring)."""
+
+    rounds: list[float]
+    waits: list[float]
+    answers: list[float]  # the plays' own answers (``--ai-later``)
+    tails: list[float]
+    hits: int  # AI turns that took a decision worked out ahead
+
+
+ROUND_SEATS = 5
+
+
+async def hand(preset: str, seed: int, think: float | None, ai_later: bool = False) -> HandTimes:
+    """One hand's rounds, waits, the plays' own answers and the tail."""
     expert = CountedExpert()
     m = TableManager(
         clock=FakeClock(), seed_source=lambda: seed, policy=expert,
@@ -93,7 +115,8 @@ async def hand(
     await m.handle(OpenTable(chat=CHAT, actor=ME))
     await m.handle(AddBots(chat=CHAT, actor=ME, count=5))
     await m.handle(Start(chat=CHAT, actor=ME))
-    person, out, answers, tail = NormalPolicy(), [], [], []
+    person = NormalPolicy()
+    got = HandTimes([], [], [], [], 0)
     for _ in range(400):
         st = m.tables[CHAT.key].state
         legal = [] if st is None or st.over else options(st, PERSON)
@@ -104,10 +127,12 @@ async def hand(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(m.ahead.wait()), think)
         CountedExpert.searched = False
+        CountedExpert.made = []
         started = time.perf_counter()
         reply = await m.handle(Act(chat=CHAT, actor=ME, action=choice or legal[0]), ai_later)
         answered = time.perf_counter()
         await m.settle()  # the AI seats' own step (ai_later)
+        ended = time.perf_counter()
         if not reply.ok:
             break
         if CountedExpert.searched and st.to_act == PERSON:
@@ -115,12 +140,15 @@ async def hand(
             if after is not None and after.status[PERSON - 1] is not SeatStatus.PLAYING:
                 # The person went out: the rest of the hand is no round of five seats
                 # (nobody waits for a turn), and it can be many rounds long.
-                tail.append(time.perf_counter() - started)
+                got.tails.append(ended - started)
             else:
-                out.append(time.perf_counter() - started)
-                answers.append(answered - started)
+                made = CountedExpert.made
+                fifth = made[ROUND_SEATS - 1] if len(made) >= ROUND_SEATS else ended
+                got.rounds.append(fifth - started)
+                got.waits.append(ended - started)
+                got.answers.append(answered - started)
     await m.drain()
-    return out, answers, tail, expert.thoughts.hits
+    return got._replace(hits=expert.thoughts.hits)
 
 
 def figures(name: str, times: list[float]) -> None:
@@ -147,24 +175,30 @@ async def main() -> None:
     print(f"load average (1 min) before: {load}")
     prefix = "expert_later_" if args.ai_later else "expert_"
     for think in (None, args.think):
-        times: list[float] = []
-        answers: list[float] = []
-        tails: list[float] = []
-        hits = 0
+        every = HandTimes([], [], [], [], 0)
         for preset in args.presets.split(","):
             for k in range(args.hands):
-                got, answered, tail, h = await hand(preset, 7100 + k, think, args.ai_later)
-                times += got
-                answers += answered
-                tails += tail
-                hits += h
-        name = prefix + ("round_ms" if think is None else "round_ms_thinking")
-        print(f"{len(times)} rounds of five expert seats ({name}); ahead_hits {hits}")
-        figures(name, times)
-        print(f"{len(tails)} hands' tails after the person went out ({name}: not in it)")
-        figures(prefix + ("tail_ms" if think is None else "tail_ms_thinking"), tails)
+                got = await hand(preset, 7100 + k, think, args.ai_later)
+                every = HandTimes(
+                    every.rounds + got.rounds,
+                    every.waits + got.waits,
+                    every.answers + got.answers,
+                    every.tails + got.tails,
+                    every.hits + got.hits,
+                )
+        suffix = "" if think is None else "_thinking"
+        name = f"{prefix}round_ms{suffix}"
+        longer = sum(w > r for r, w in zip(every.rounds, every.waits, strict=True))
+        print(
+            f"{len(every.rounds)} plays of the person ({name}); ahead_hits {every.hits}; "
+            f"{longer} waits ran past the fifth AI decision"
+        )
+        figures(name, every.rounds)
+        figures(f"{prefix}wait_ms{suffix}", every.waits)
+        print(f"{len(every.tails)} hands' tails after the person went out (in neither figure)")
+        figures(f"{prefix}tail_ms{suffix}", every.tails)
         if args.ai_later:
-            figures(prefix + ("answer_ms" if think is None else "answer_ms_thinking"), answers)
+            figures(f"{prefix}answer_ms{suffix}", every.answers)
     search_pool.shared().close()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"load average (1 min) after: {load}")
