@@ -540,8 +540,8 @@ def test_fours_held_under_dian_si_are_dealt_a_four_first() -> None:
 
 @pytest.mark.parametrize("preset", ["dagang", "qingdao", "match"])
 def test_the_rollouts_shortcut_is_apply_move_for_move(preset: str) -> None:
-    """``rollout._apply`` skips ``apply``'s checks and events for a play or pass of the
-    seat to act: on every move of whole playouts, and on the refused proposals (under
+    """``rollout._apply`` skips ``apply``'s checks and events for a play, pass or 让 of
+    the seat to act: on every move of whole playouts, and on the refused proposals (under
     憋三 and 点四 a proposal is often refused), it gives ``apply``'s state or its error."""
     from bot.ai.rollout import _apply, _fallback, _proposal
     from bot.engine.errors import IllegalAction
