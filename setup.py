@@ -12,7 +12,8 @@ the same (``.ci/run`` plays the same playouts on both builds and compares them).
 
 Only internals are compiled: ``bot.engine.game`` (the public entry that checks every
 argument, a float seat included) and ``bot.engine.state`` (the records that cross process
-boundaries by pickle) stay Python, as does everything above the engine.
+boundaries by pickle) stay Python, as does everything above the engine but the expert's
+playouts and their deals (``bot.ai.rollout``, ``bot.ai.deal``).
 """
 
 from __future__ import annotations
