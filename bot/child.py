@@ -5,6 +5,7 @@ expert's search processes (bot/ai/search_pool.py).
   the worker's sockets (its health port, the webhook) and keep them open after the
   worker dies, so a restarted worker could not bind them again.
 - They run at a lower CPU priority than the worker, so a button press is answered first.
+- They leave Ctrl-C to the worker (it reaches the whole process group).
 - They leave with the worker: a ``ProcessPoolExecutor``'s process outlives a SIGKILLed
   parent (it holds its own queue's ends, so it never sees the parent go).
 - A pool's queues hold named semaphores, which multiprocessing's resource tracker (a
@@ -18,6 +19,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -42,6 +44,11 @@ def spawn_pool(processes: int, nice: int, preload: str) -> ProcessPoolExecutor:
 
 
 def _start(nice: int, preload: str) -> None:
+    # Ctrl-C at a terminal reaches the whole process group: the parent ends its own way
+    # (the terminal game, a worker run by hand) and the child leaves with it. A child
+    # that took the signal itself would print a traceback of its own, from an idle
+    # pool's wait on its queue.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(nice)
     leave_with_parent()
     importlib.import_module(preload)

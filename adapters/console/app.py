@@ -71,7 +71,7 @@ from .prompt import decision_frame, listed_options, not_in_preset
 from .results import result_lines
 from .rules import deck_text
 from .screen import CLEAR, terminal_size
-from .thinking import ThinkingPolicy
+from .thinking import Stopped, ThinkingPolicy
 from .words import (
     AUTO_WORDS,
     AUTOPASS_WORDS,
@@ -136,6 +136,11 @@ class ConsoleTable:
         self.clock = FakeClock()
         self._lock = threading.Lock()  # the thinking sign writes from a timer thread
         self._status_line = False
+        # What ``_live`` printed of a step still running, for ``_drain`` to leave out; and
+        # where it got to in that step's outputs (the last one it saw, to know the step).
+        self._streamed: list[Out] = []
+        self._live_seen: tuple[int, Out | None] = (0, None)
+        self._quit_asked = False  # q typed while a step played on (``_live``)
         self.names: tuple[str, ...] = ()  # the seats' names, for the thinking sign
         self.seed = seed
         self.stop = threading.Event()  # Ctrl-C: AI seats stop deciding (see play)
@@ -177,6 +182,7 @@ class ConsoleTable:
             burn_window_seconds=1,
             declare_window_seconds=1,
             between_hands_seconds=1,
+            live=self._live,
         )
 
     # -- output ------------------------------------------------------------------------
@@ -228,11 +234,44 @@ class ConsoleTable:
             case _:
                 assert_never(out)
 
+    def _live(self, outs: tuple[Out, ...]) -> None:
+        """A running step's outputs so far, told before each AI turn (in the step's
+        thread). While the table plays on without you they are printed now, each play
+        paced: a run of searching seats (a whole watched hand is one step) shows as it is
+        played instead of all at once when it is decided. ``_drain`` leaves them out."""
+        if not self._streaming() or self.stop.is_set():
+            return  # (stopped: Ctrl-C or q, the step ends at the next decision)
+        seen, last = self._live_seen
+        if seen > len(outs) or (seen and outs[seen - 1] is not last):
+            seen = 0  # another step's outputs
+        self._live_seen = (len(outs), outs[-1] if outs else None)
+        for out in outs[seen:]:
+            text = self._out_text(out)
+            if text is None:
+                continue
+            self._streamed.append(out)
+            self.say(text)
+            if isinstance(out, Notice) and out.key in PACED_NOTICES and not self.stop.is_set():
+                try:
+                    self._wait_pace()
+                except Quit:
+                    # The step is the table's: the AI seats stop deciding (``Stopped`` at
+                    # the next decision ends the step, nothing of it committed) and the
+                    # match ends as q ends it anywhere.
+                    self._quit_asked = True
+                    self.stop.set()
+                    return
+
     async def _drain(self, stream: bool) -> None:
         """The table's outputs: kept for the next screen, or (``stream``: while you watch
-        the table play on) printed at once, with a pause after each play."""
+        the table play on) printed at once, with a pause after each play. What ``_live``
+        printed as the step ran is not printed again."""
         outs, self.pending = self.pending, []
+        streamed, self._streamed = self._streamed, []
         for out in outs:
+            if out in streamed:
+                streamed.remove(out)
+                continue
             text = self._out_text(out)
             if text is None:
                 continue
@@ -304,19 +343,27 @@ class ConsoleTable:
             await self._close_store()
 
     async def _run(self) -> int:
-        await self.setup()
         try:
+            await self.setup()  # a watched hand is played in its first step
             for _ in range(100000):
                 if not await self._step():
                     return 0
+        except Stopped:
+            if not self._quit_asked:
+                raise  # Ctrl-C while an AI seat decided: ``run.play`` ends it
+            await self._quit()  # q while the table played on (``_live``)
+            return 0
         except (Quit, EOFError, KeyboardInterrupt):
-            # q, the end of input and Ctrl-C all end the match the same way.
-            self._show_fresh()
-            self.say()
-            await self.manager.handle(StopMatch(chat=self.chat, actor=self.me))
-            await self._drain(True)
+            await self._quit()
             return 0
         return 1
+
+    async def _quit(self) -> None:
+        """q, the end of input and Ctrl-C all end the match the same way."""
+        self._show_fresh()
+        self.say()
+        await self.manager.handle(StopMatch(chat=self.chat, actor=self.me))
+        await self._drain(True)
 
     async def _open_store(self) -> None:
         """The local file of finished hands; a table a killed session left open there is
@@ -428,6 +475,9 @@ class ConsoleTable:
 
     async def _pause(self) -> None:
         """A moment while you watch, reading what you type: q quits, auto takes back."""
+        self._wait_pace()
+
+    def _wait_pace(self) -> None:
         if self.poll is not None:
             line = self.poll(self.pace)
             if line is not None:

@@ -106,10 +106,13 @@ class TableManager:
         repository: Repository | None = None,
         publisher: Publisher | None = None,
         sinks: Sinks | None = None,
+        live: Callable[[tuple[Out, ...]], None] | None = None,
     ) -> None:
         """One process by default (``store``: its SQLite file, or none); a
         ``repository`` and ``publisher`` for anything else (``bot.cluster.shell``),
-        with the ``sinks`` the publisher hands outputs to."""
+        with the ``sinks`` the publisher hands outputs to. ``live``: a front end with
+        one table of its own (the terminal) is told a committing step's outputs so far
+        before each AI turn (``Env.live``), to show a run of AI moves as it is made."""
         self.clock = clock or SystemClock()
         self.sinks = sinks or Sinks()
         self.repository: Repository = repository or LocalRepository(
@@ -122,6 +125,7 @@ class TableManager:
         self.policy: Policy = policy or policy_for("normal")
         self._level_policies: dict[str, Policy] = {}
         self.seed_source = seed_source or (lambda: secrets.randbits(48))
+        self.live = live
         self.config = Config(
             burn_window_seconds, declare_window_seconds, between_hands_seconds,
             warn_before_seconds, no_answer_seconds,
@@ -352,7 +356,7 @@ class TableManager:
         config, its AI policy, and a new match seed for a command that may open a table."""
         policy = self.policy_of(settings)
         seed = self.seed_source() if seeded else 0
-        return policy, Env(self.clock.now(), settings, self.config, policy, seed)
+        return policy, Env(self.clock.now(), settings, self.config, policy, seed, live=self.live)
 
     def _commit_of(
         self, before: Table | None, result: Step, settings: GroupSettings | None = None
@@ -450,7 +454,7 @@ class TableManager:
             _, env = self._env(await unit.settings())
         if outs:  # a table rebuilt and resumed (nothing else was committed)
             await self.publisher.committed(cmd.chat.key, outs)
-        return step(table, cmd, env).reply
+        return step(table, cmd, replace(env, live=None)).reply  # nothing of it is shown
 
     # -- loading ----------------------------------------------------------------------
     async def _load(self, chat: ChatRef) -> Table | None:

@@ -114,6 +114,11 @@ class Env:
     # thread that runs the step): the shell shows a seat that thinks long (``thinking``).
     # An observer only: it reads the table at once and changes nothing.
     watch: Callable[[Table, int], None] | None = None
+    # Told the step's outputs so far at the same moments (in the same thread): a front end
+    # that owns its one table (the terminal) shows a run of AI moves as they are made, not
+    # once the whole run is decided. An observer only: the outputs are committed and
+    # published after the step as always (and a step that fails publishes none).
+    live: Callable[[tuple[Out, ...]], None] | None = None
     # A player's action is answered before the AI seats move: the step applies it and
     # leaves an ``AI`` deadline due now instead of playing the AI seats' answers (the
     # shell runs them at once in a step of their own; after a crash, the deadline does).

@@ -201,6 +201,8 @@ def _turn(c: Ctx, seat: int) -> bool:
     if c.ai_plays(seat):
         if c.env.watch is not None:
             c.env.watch(c.t, seat)
+        if c.env.live is not None:
+            c.env.live(tuple(c.outs))
         action = decide(st, seat, c.env.policy, c.ai_rng(seat, "turn"))
         if action is None:
             return False
