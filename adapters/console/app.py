@@ -134,13 +134,6 @@ class ConsoleTable:
         self.out = out or sys.stdout
         self._terminal(color, screen, pace)
         self.clock = FakeClock()
-        self._lock = threading.Lock()  # the thinking sign writes from a timer thread
-        self._status_line = False
-        # What ``_live`` printed of a step still running, for ``_drain`` to leave out; and
-        # where it got to in that step's outputs (the last one it saw, to know the step).
-        self._streamed: list[Out] = []
-        self._live_seen: tuple[int, Out | None] = (0, None)
-        self._quit_asked = False  # q typed while a step played on (``_live``)
         self.names: tuple[str, ...] = ()  # the seats' names, for the thinking sign
         self.seed = seed
         self.stop = threading.Event()  # Ctrl-C: AI seats stop deciding (see play)
@@ -164,17 +157,27 @@ class ConsoleTable:
 
     def _terminal(self, color: bool | None, screen: bool | None, pace: float | None) -> None:
         """Colours, the redrawn screen and the pace of plays: a person's terminal has them
-        (unless watching: a watched hand scrolls), a pipe or a file does not."""
+        (unless watching: a watched hand scrolls), a pipe or a file does not. And the
+        state of what is written from other threads."""
         tty = self.out.isatty()
         self.paint = Painter(color if color is not None else (tty and not self.watching))
         self.screen = screen if screen is not None else (tty and not self.watching)
         self.pace = pace if pace is not None else (PLAY_PAUSE if tty else 0.0)
+        # Lines written from other threads: the thinking sign (a timer's) and a running
+        # step's lines (``_live``, the step's thread).
+        self._lock = threading.Lock()
+        self._status_line = False
+        # What ``_live`` printed of a step still running, for ``_drain`` to leave out; and
+        # where it got to in that step's outputs (the last one it saw, to know the step).
+        self._streamed: list[Out] = []
+        self._live_seen: tuple[int, Out | None] = (0, None)
+        self._quit_asked = False  # q typed while a step played on (``_live``)
 
     def _manager(self, store: Store | None) -> TableManager:
         """The table manager on a clock the terminal moves itself, its AI seats' policy
         wrapped to say when a decision takes a while."""
         fixed = self.seed
-        return TableManager(
+        manager = TableManager(
             store=store,
             clock=self.clock,
             policy=ThinkingPolicy(self.ai, self._thinking, self._thought, stop=self.stop),
@@ -182,8 +185,9 @@ class ConsoleTable:
             burn_window_seconds=1,
             declare_window_seconds=1,
             between_hands_seconds=1,
-            live=self._live,
         )
+        manager.live = self._live  # a run of AI moves is printed as it is made
+        return manager
 
     # -- output ------------------------------------------------------------------------
     def say(self, text: str = "") -> None:

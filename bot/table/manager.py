@@ -87,6 +87,9 @@ class TableManager:
     # During a person's turn the searching AI seats after it work their decisions out
     # for the person's likely answers (``ahead``): what they decide stays the same.
     think_ahead: bool = True
+    # A front end with one table of its own (the terminal) is told a committing step's
+    # outputs so far before each AI turn (``Env.live``), to show AI moves as they are made.
+    live: Callable[[tuple[Out, ...]], None] | None = None
 
     def __init__(
         self,
@@ -106,13 +109,10 @@ class TableManager:
         repository: Repository | None = None,
         publisher: Publisher | None = None,
         sinks: Sinks | None = None,
-        live: Callable[[tuple[Out, ...]], None] | None = None,
     ) -> None:
         """One process by default (``store``: its SQLite file, or none); a
         ``repository`` and ``publisher`` for anything else (``bot.cluster.shell``),
-        with the ``sinks`` the publisher hands outputs to. ``live``: a front end with
-        one table of its own (the terminal) is told a committing step's outputs so far
-        before each AI turn (``Env.live``), to show a run of AI moves as it is made."""
+        with the ``sinks`` the publisher hands outputs to."""
         self.clock = clock or SystemClock()
         self.sinks = sinks or Sinks()
         self.repository: Repository = repository or LocalRepository(
@@ -125,7 +125,6 @@ class TableManager:
         self.policy: Policy = policy or policy_for("normal")
         self._level_policies: dict[str, Policy] = {}
         self.seed_source = seed_source or (lambda: secrets.randbits(48))
-        self.live = live
         self.config = Config(
             burn_window_seconds, declare_window_seconds, between_hands_seconds,
             warn_before_seconds, no_answer_seconds,
