@@ -79,7 +79,6 @@ async def test_autoplay_streams_the_same_lines() -> None:
         out = io.StringIO()
         script = Script(["auto"], default="")
         table = cls(preset="match", seed=3, hands=1, input_fn=script, out=out, color=False)
-        table.manager.fixed_policy = None  # the group's level: normal
         assert await table.run() == 0
         texts.append(out.getvalue())
     assert texts[0] == texts[1]
